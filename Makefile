@@ -1,0 +1,49 @@
+# `make demo` and `make test` work on a fresh machine: each creates .venv when missing and
+# installs the project (editable, with dev tools) under constraints.txt before running.
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO := runs/demo
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: demo test lint typecheck unit install clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@echo "== symcomp languages"
+	$(BIN)/symcomp languages
+	@echo "== PCFG SET: 2,000 programs (seeded), with derivation DAGs"
+	$(BIN)/symcomp generate pcfg-set --n 2000 --seed 0 --with-dag --out $(DEMO)/pcfg-set --overwrite
+	$(BIN)/symcomp stats $(DEMO)/pcfg-set
+	@echo "== SCAN: the whole language (20,910 commands)"
+	$(BIN)/symcomp generate scan --all --out $(DEMO)/scan --overwrite
+	$(BIN)/symcomp stats $(DEMO)/scan
+	@echo "== PCFG-LET: 2,000 list-edit programs"
+	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
+	$(BIN)/symcomp stats $(DEMO)/pcfg-let
+	@echo "== interpret one PCFG SET program"
+	$(BIN)/symcomp interpret pcfg-set "append swap_first_last A1 B2 C3 , repeat D4 E5"
+	@echo "== export the PCFG SET pool for OpenNMT/fairseq and Hugging Face datasets"
+	$(BIN)/symcomp export $(DEMO)/pcfg-set --format srctgt --overwrite
+	$(BIN)/symcomp export $(DEMO)/pcfg-set --format hf --overwrite
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2
+
+test: lint typecheck unit
+
+clean:
+	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache
