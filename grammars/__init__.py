@@ -1,0 +1,1 @@
+"""Grammars of the built-in languages (``<name>.lark`` + sidecar ``<name>.toml``)."""

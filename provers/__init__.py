@@ -1,0 +1,1 @@
+"""Prover resources: per-language lambda-term lexicons, axioms and known-answer problems."""

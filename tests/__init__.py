@@ -1,0 +1,1 @@
+"""The symcomp test-suite."""

@@ -1,0 +1,23 @@
+"""Shared fixtures: the published data in ../shared/peers (tests using it skip without it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PEERS = REPO.parent / "shared" / "peers"
+
+
+@pytest.fixture
+def peers() -> Path:
+    """The folder of published reference data; skips the test when it is absent."""
+    if not PEERS.is_dir():
+        pytest.skip("../shared/peers is not beside this checkout")
+    return PEERS
+
+
+def read_tsv(path: Path) -> list[list[str]]:
+    """Rows of a TAB-separated file without header."""
+    return [line.rstrip("\n").split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
