@@ -1,0 +1,1 @@
+"""The built-in languages: PCFG SET, PCFG-LET and SCAN (built lazily by the registry)."""
