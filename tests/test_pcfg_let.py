@@ -1,0 +1,78 @@
+import json
+
+import pytest
+
+import symcomp
+from symcomp.generate import PoolSpec, generate
+
+LET = symcomp.get_language("pcfg-let")
+
+
+@pytest.mark.parametrize(
+    "program, output",
+    [
+        ("min 5 3 9", "3"),
+        ("max 5 3 9", "9"),
+        ("remove_repeated 1 2 1 3", "2 3"),
+        ("remove_unique 1 2 1 3 2 2", "1 2"),
+        ("remove_unique 1 2 3", "E"),
+        ("mirror 1 2 3 4", "3 4 1 2"),
+        ("mirror 1 2 3 4 5", "4 5 3 1 2"),
+        ("mirror 7", "7"),
+        ("filter 1 2 2 3 , 3 4", "1 2 2"),
+        ("filter 1 2 , 1 2", "E"),
+        ("union 3 3 1 , 1 4 4", "3 1 4"),
+        ("intersection 1 2 3 2 , 2 3 9", "2 3"),
+        ("intersection 1 , 2", "E"),
+        ("difference 1 2 3 , 3 4 4", "1 2 4"),
+        # the notebook's example of localism unrolling
+        ("difference remove_unique min 17 , 23", "23"),
+    ],
+)
+def test_list_semantics(program, output):
+    assert LET.interpret(program) == output
+
+
+@pytest.mark.parametrize(
+    "program, output",
+    [
+        # E is the empty list everywhere (the notebook returns y for intersection(E, y))
+        ("intersection E , 5 6", "E"),
+        ("intersection min E , 5 6", "E"),
+        ("union E , 5 5 6", "5 6"),
+        ("filter 5 5 , E", "5 5"),
+        ("filter E , 5", "E"),
+        ("difference E , 6 6", "6"),
+        ("min E", "E"),
+        ("mirror E", "E"),
+        ("max 4 E 9", "9"),
+    ],
+)
+def test_empty_list_is_the_empty_list_everywhere(program, output):
+    assert LET.interpret(program) == output
+
+
+def test_uniqueness_keys_are_functions_applied_to_literal_lists():
+    tree = LET.parse("union min 3 4 , filter 5 , 6")
+    assert sorted(LET.uniqueness_keys(tree, ""), key=str) == [
+        ("filter", ("5",)),
+        ("min", ("3", "4")),
+    ]
+
+
+def test_pool_respects_the_published_rules(tmp_path):
+    generate(LET, tmp_path / "pool", PoolSpec(n=5000, seed=1))
+    records = [
+        json.loads(line) for line in (tmp_path / "pool/examples.jsonl").read_text().splitlines()
+    ]
+    keys = [
+        key for record in records for key in LET.uniqueness_keys(LET.parse(record["input"]), "")
+    ]
+    assert len(keys) == len(set(keys))
+    assert max(record["meta"]["length"] for record in records) <= 50
+    assert all(LET.interpret(record["input"]) == record["output"] for record in records)
+    first_tokens = {record["input"].split()[0] for record in records}
+    assert LET.functions is not None and first_tokens <= LET.functions
+    assert all(token != "E" for record in records for token in record["input"].split())
+    manifest = json.loads((tmp_path / "pool/manifest.json").read_text())
+    assert manifest["filters"]["rejected"]["length"] > 0  # the 50-token cap is counted
