@@ -1,0 +1,57 @@
+import json
+
+import pytest
+
+import symcomp
+from symcomp.generate import PoolSpec, generate
+
+SCAN = symcomp.get_language("scan")
+
+
+def published_pairs(peers) -> set[tuple[str, str]]:
+    pairs = set()
+    for line in (peers / "scan" / "tasks.txt").read_text().splitlines():
+        command, actions = line.removeprefix("IN: ").split(" OUT: ")
+        pairs.add((command, actions))
+    return pairs
+
+
+def test_enumeration_is_exactly_the_published_task_file(peers, tmp_path):
+    generate(SCAN, tmp_path / "scan", PoolSpec(enumerate_all=True))
+    records = [
+        json.loads(line) for line in (tmp_path / "scan/examples.jsonl").read_text().splitlines()
+    ]
+    ours = {(record["input"], record["output"]) for record in records}
+    assert len(records) == len(ours) == 20_910
+    assert ours == published_pairs(peers)
+
+
+def test_size_is_known_without_enumerating():
+    assert SCAN.sampler.count() == 20_910
+
+
+@pytest.mark.parametrize(
+    "command, actions",
+    [
+        ("turn left", "I_TURN_LEFT"),
+        ("walk opposite right", "I_TURN_RIGHT I_TURN_RIGHT I_WALK"),
+        ("turn around left", "I_TURN_LEFT I_TURN_LEFT I_TURN_LEFT I_TURN_LEFT"),
+        ("look thrice after run", "I_RUN I_LOOK I_LOOK I_LOOK"),
+        ("jump left and walk twice", "I_TURN_LEFT I_JUMP I_WALK I_WALK"),
+    ],
+)
+def test_interpretation(command, actions):
+    assert SCAN.interpret(command) == actions
+
+
+def test_rule_application_dag_names_the_paper_rules():
+    dag = SCAN.derivation_dag("jump around left twice")
+    assert [rule for _, rule in dag.nodes(data="rule")] == [
+        "start",
+        "single",
+        "twice",
+        "around",
+        "act",
+        "jump",
+        "left",
+    ]
