@@ -1,0 +1,178 @@
+"""The pool commands: ``languages``, ``generate``, ``interpret``, ``stats``, ``export``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from symcomp.cli.app import UserError, cli, language_argument, progress
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def languages(as_json: bool) -> None:
+    """List the registered languages with version and description."""
+    from symcomp.registry import available, get_language
+
+    rows = []
+    for name in available():
+        language = get_language(name)
+        rows.append(
+            {"name": name, "version": language.version, "description": language.description}
+        )
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(row["name"]) for row in rows)
+    for row in rows:
+        click.echo(f"{row['name']:<{width}}  {row['version']:<8}  {row['description']}")
+
+
+@cli.command()
+@click.argument("language")
+@click.option("--n", "n", type=int, help="Number of distinct examples to draw.")
+@click.option("--all", "enumerate_all", is_flag=True, help="Enumerate a finite language.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw.")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Output folder.")
+@click.option("--with-dag", is_flag=True, help="Store each derivation DAG (node-link JSON).")
+@click.option(
+    "--naturalize",
+    is_flag=True,
+    help="Random per-example probabilities, resampled to a (length, depth) target.",
+)
+@click.option(
+    "--target",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Target histogram for --naturalize (default: the language's).",
+)
+@click.option("--max-depth", type=click.IntRange(min=1), help="Override the depth limit.")
+@click.option("--max-length", type=click.IntRange(min=1), help="Override the input-length limit.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (output is identical for any value).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
+@click.pass_context
+def generate(
+    ctx: click.Context,
+    language: str,
+    n: int | None,
+    enumerate_all: bool,
+    seed: int,
+    out: Path,
+    with_dag: bool,
+    naturalize: bool,
+    target: Path | None,
+    max_depth: int | None,
+    max_length: int | None,
+    jobs: int,
+    overwrite: bool,
+) -> None:
+    """Write a pool of LANGUAGE examples to OUT/examples.jsonl with a manifest."""
+    from symcomp.generate import PoolSpec
+    from symcomp.generate import generate as write_pool
+    from symcomp.naturalize import LengthDepthTarget
+    from symcomp.resources import grammar_file
+
+    lang = language_argument(language)
+    histogram = None
+    if target is not None and not naturalize:
+        raise UserError("--target only applies with --naturalize.")
+    if naturalize:
+        if target is not None:
+            histogram = LengthDepthTarget.load(target)
+        elif lang.grammar.sidecar.naturalize_target:
+            default = grammar_file(lang.grammar.sidecar.naturalize_target)
+            histogram = LengthDepthTarget.from_json(
+                json.loads(default.read_text(encoding="utf-8")), str(default)
+            )
+        else:
+            raise UserError(f"{language} has no default naturalisation target; pass --target.")
+    spec = PoolSpec(
+        n=n,
+        seed=seed,
+        enumerate_all=enumerate_all,
+        with_dag=with_dag,
+        max_depth=max_depth,
+        max_length=max_length,
+        naturalize=histogram,
+    )
+    total = (
+        n
+        if n is not None
+        else (lang.sampler.count() if enumerate_all and lang.is_finite() else None)
+    )
+    with progress(ctx, total, f"{language}") as step:
+        manifest = write_pool(lang, out, spec, jobs=jobs, overwrite=overwrite, progress=step)
+    record = manifest["files"]["examples.jsonl"]
+    filters = manifest["filters"]
+    rejected = ", ".join(f"{k} {v:,}" for k, v in filters["rejected"].items()) or "none"
+    click.echo(
+        f"wrote {record['lines']:,} {language} examples to {out / 'examples.jsonl'} "
+        f"(sha256 {record['sha256'][:16]}…); draws {filters['draws']:,}, rejected: {rejected}"
+    )
+
+
+@cli.command()
+@click.argument("language")
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "file",
+    type=click.File("r", encoding="utf-8"),
+    help="Interpret every line (first TAB-separated column); '-' reads stdin.",
+)
+def interpret(language: str, text: str | None, file: TextIO | None) -> None:
+    """Print the meaning of TEXT, or of every line of --file, one per line."""
+    from symcomp.errors import ParseError, SymcompError
+
+    if (text is None) == (file is None):
+        raise UserError("give either TEXT or --file F.")
+    lang = language_argument(language)
+    if text is not None:
+        click.echo(lang.interpret(text))
+        return
+    assert file is not None
+    outputs = []
+    for number, line in enumerate(file, start=1):
+        source = line.rstrip("\n").split("\t", 1)[0]
+        try:
+            outputs.append(lang.interpret(source))
+        except (ParseError, SymcompError) as error:
+            raise UserError(f"{file.name}:{number}: {error}") from None
+    sys.stdout.write("".join(output + "\n" for output in outputs))
+
+
+@cli.command()
+@click.argument("pool", type=click.Path(path_type=Path, exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def stats(pool: Path, as_json: bool) -> None:
+    """Counts and histograms of length, depth and number of functions of POOL."""
+    from symcomp.artifacts import read_examples
+    from symcomp.stats import format_summary, summarize
+
+    summary = summarize(read_examples(pool))
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(format_summary(summary, title=str(pool)))
+
+
+@cli.command()
+@click.argument("pool", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["tsv", "srctgt", "hf"]), required=True)
+@click.option("--out", type=click.Path(path_type=Path), help="Default: POOL/export/FORMAT.")
+@click.option("--overwrite", is_flag=True, help="Replace an earlier export.")
+def export(pool: Path, fmt: str, out: Path | None, overwrite: bool) -> None:
+    """Export POOL as TSV, .src/.tgt pairs, or a Hugging Face datasets folder."""
+    from symcomp.export import export as write_export
+
+    target = write_export(pool, fmt, out, overwrite=overwrite)
+    click.echo(f"exported {pool} as {fmt} to {target}")
