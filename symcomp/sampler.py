@@ -92,7 +92,18 @@ class Sampler:
         self.repeat_items = {
             name: self._repeat_items(name) for name in self._plans if aux_repeat(name)
         }
+        # `WORD+` repeats one lexicon slot: draw the words directly (the common case)
+        self.repeat_words: dict[str, tuple[tuple[str, ...], bool]] = {}
+        for name, items in self.repeat_items.items():
+            if len(items) == 1 and len(items[0].symbols) == 1 and items[0].symbols[0][0] == SLOT:
+                _kind, words, keep = items[0].symbols[0]
+                self.repeat_words[name] = (words, keep)
         self.tables = self.weighted_tables(grammar.sidecar.weights)
+
+    @property
+    def plans(self) -> Mapping[str, list[Plan]]:
+        """The compiled expansions of every nonterminal (read-only view)."""
+        return self._plans
 
     # -- compilation -----------------------------------------------------------------------
 
@@ -375,8 +386,16 @@ class _Draw:
 
     def repeat(self, payload: tuple[RepeatSpec, str], kids: list[Any], depth: int) -> None:
         spec, aux = payload
+        count = spec.draw(self.rng)
+        if aux in self.sampler.repeat_words:
+            words, keep = self.sampler.repeat_words[aux]
+            drawn = [words[int(self.random() * len(words))] for _ in range(count)]
+            self.tokens.extend(drawn)
+            if keep:
+                kids.extend(drawn)
+            return
         items = self.sampler.repeat_items[aux]
-        for _ in range(spec.draw(self.rng)):
+        for _ in range(count):
             item = items[int(self.random() * len(items))] if len(items) > 1 else items[0]
             kids.extend(self.build(item, depth + 1))
 
