@@ -24,8 +24,7 @@ from symcomp.language import Language
 from symcomp.registry import available, get_language, load_plugins, register
 from symcomp.semantics import Semantics
 from symcomp.sidecar import Sidecar
-
-__version__ = "0.1.0"
+from symcomp.version import __version__
 
 __all__ = [
     "DataError",

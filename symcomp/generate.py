@@ -23,13 +23,13 @@ from typing import Any
 from lark import Tree
 
 from symcomp.artifacts import EXAMPLES, MANIFEST, atomic_writer, file_record, prepare_output_dir
-from symcomp.derivation import Encoded, decode_tree, encode_tree, tree_to_node_link
+from symcomp.derivation import Encoded, decode_tree, encode_tree
 from symcomp.errors import GenerationError
-from symcomp.example import content_id
 from symcomp.language import Language
 from symcomp.naturalize import LengthDepthTarget
 from symcomp.parallel import chunked, ordered_map, worker_state
 from symcomp.pool import DrawStats, draw_pool, enumerate_pool
+from symcomp.version import __version__
 
 CHUNK = 1000
 FORMAT = "symcomp.pool/1"
@@ -100,10 +100,12 @@ def generate(
                 buffered = list(lines)
                 random.Random(f"symcomp-naturalize-order-{spec.seed}").shuffle(buffered)
                 lines = iter(buffered)
-            for line in lines:
+            for count, line in enumerate(lines, start=1):
                 handle.write(line)
-                if progress is not None:
-                    progress(1)
+                if progress is not None and count % CHUNK == 0:
+                    progress(CHUNK)
+            if progress is not None:
+                progress(stats.accepted % CHUNK)
         manifest = _manifest(language, spec, stats, out)
         with atomic_writer(out / MANIFEST) as handle:
             json.dump(manifest, handle, indent=2, sort_keys=True)
@@ -165,21 +167,11 @@ def _serialise_chunk(chunk: Chunk) -> list[str]:
 def _serialise(
     language: Language, tree: Tree[Any], text: str, meta: dict[str, int], with_dag: bool
 ) -> str:
-    output = language.render(language.evaluate(tree))
-    record: dict[str, Any] = {
-        "id": content_id(language.name, language.version, text),
-        "input": text,
-        "output": output,
-        "meta": {**meta, "output_length": len(output.split())},
-    }
-    if with_dag:
-        record["derivation"] = tree_to_node_link(tree)
+    record = language.example_from_tree(tree, text, meta).to_json(with_dag=with_dag)
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _manifest(language: Language, spec: PoolSpec, stats: DrawStats, out: Path) -> dict[str, Any]:
-    from symcomp import __version__
-
     return {
         "format": FORMAT,
         "symcomp_version": __version__,

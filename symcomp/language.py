@@ -182,12 +182,14 @@ class Language:
         tree = self.parse(text)
         return self.example_from_tree(tree, text)
 
-    def example_from_tree(self, tree: Tree[Any], text: str) -> Example:
-        """The example of a derivation whose input text is known."""
+    def example_from_tree(
+        self, tree: Tree[Any], text: str, meta: Mapping[str, int] | None = None
+    ) -> Example:
+        """The example of a derivation whose input text (and maybe measures) are known."""
         output = self.render(self.evaluate(tree))
-        meta = self.measure(tree, len(text.split()))
-        meta["output_length"] = len(output.split())
-        return Example.create(self.name, self.version, text, output, meta, tree)
+        measures = dict(meta) if meta is not None else self.measure(tree, len(text.split()))
+        measures["output_length"] = len(output.split())
+        return Example.create(self.name, self.version, text, output, measures, tree)
 
     # -- sampling --------------------------------------------------------------------------
 
@@ -206,30 +208,20 @@ class Language:
                 derivation = self.draw(rng, limits=limits)
             except Rejected:
                 continue
-            example = self.example_from_tree(derivation.tree, " ".join(derivation.tokens))
-            too_long = limits["max_output_length"]
-            if too_long is None or example.meta["output_length"] <= too_long:
-                return example
+            return self.example_from_tree(derivation.tree, " ".join(derivation.tokens))
         raise GenerationError(
             f"no {self.name} example within the limits {limits} after {MAX_SAMPLE_ATTEMPTS} "
             f"draws; relax max_depth / max_length."
         )
 
     def limits(
-        self,
-        *,
-        max_depth: int | None = None,
-        max_length: int | None = None,
-        max_output_length: int | None = None,
+        self, *, max_depth: int | None = None, max_length: int | None = None
     ) -> dict[str, int | None]:
         """The effective limits: explicit values override the sidecar's."""
         sidecar = self.grammar.sidecar
         return {
             "max_depth": max_depth if max_depth is not None else sidecar.max_depth,
             "max_length": max_length if max_length is not None else sidecar.max_length,
-            "max_output_length": (
-                max_output_length if max_output_length is not None else sidecar.max_output_length
-            ),
         }
 
     def draw(
@@ -302,7 +294,7 @@ class Language:
     def _check_semantics(self) -> None:
         """Every tree label needs a method unless all its expansions keep exactly one child."""
         single_child: dict[str, bool] = {}
-        for plans in self.sampler._plans.values():
+        for plans in self.sampler.plans.values():
             for plan in plans:
                 if plan.label is None:
                     continue

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ from symcomp.derivation import tree_metrics
 from symcomp.errors import GenerationError
 from symcomp.language import Language
 from symcomp.naturalize import LengthDepthTarget
-from symcomp.sampler import Rejected
+from symcomp.sampler import Derivation, Rejected
 
 
 @dataclass
@@ -105,7 +105,6 @@ def draw_pool(
     stats = stats if stats is not None else DrawStats()
     rng = random.Random(seed)
     limits = language.limits(max_depth=max_depth, max_length=max_length)
-    depth_limit = limits["max_depth"]
     budget = max_draws if max_draws is not None else default_max_draws(n)
     quotas = target.quotas(n) if target is not None else None
     seen_inputs: set[str] = set()
@@ -127,9 +126,8 @@ def draw_pool(
         except Rejected as rejection:
             stats.rejected[rejection.reason] += 1
             continue
-        depth, function_count = tree_metrics(derivation.tree, functions)
-        if depth_limit is not None and depth > depth_limit:
-            stats.rejected["depth"] += 1
+        meta = _measure(derivation, functions, limits, stats)
+        if meta is None:
             continue
         text = " ".join(derivation.tokens)
         if text in seen_inputs:
@@ -139,9 +137,8 @@ def draw_pool(
         if len(set(keys)) < len(keys) or any(key in seen_keys for key in keys):
             stats.rejected["duplicate_key"] += 1
             continue
-        length = len(derivation.tokens)
         if quotas is not None and target is not None:
-            cell = target.cell(length=length, depth=depth)
+            cell = target.cell(length=meta["length"], depth=meta["depth"])
             if quotas.get(cell, 0) == 0:
                 reason = "naturalize_cell_full" if cell in quotas else "naturalize_outside_target"
                 stats.rejected[reason] += 1
@@ -151,7 +148,6 @@ def draw_pool(
         seen_keys.update(keys)
         used_content |= derivation.unique_keys
         stats.accepted += 1
-        meta = {"length": length, "depth": depth, "functions": function_count}
         yield Accepted(derivation.tree, text, meta)
 
 
@@ -168,13 +164,8 @@ def enumerate_pool(
     seen: set[str] = set()
     for derivation in language.enumerate():
         stats.draws += 1
-        depth, function_count = tree_metrics(derivation.tree, language.functions)
-        length = len(derivation.tokens)
-        if limits["max_length"] is not None and length > limits["max_length"]:
-            stats.rejected["length"] += 1
-            continue
-        if limits["max_depth"] is not None and depth > limits["max_depth"]:
-            stats.rejected["depth"] += 1
+        meta = _measure(derivation, language.functions, limits, stats)
+        if meta is None:
             continue
         text = " ".join(derivation.tokens)
         if text in seen:  # two derivations of one sentence: an ambiguous grammar
@@ -182,9 +173,25 @@ def enumerate_pool(
             continue
         seen.add(text)
         stats.accepted += 1
-        yield Accepted(
-            derivation.tree, text, {"length": length, "depth": depth, "functions": function_count}
-        )
+        yield Accepted(derivation.tree, text, meta)
+
+
+def _measure(
+    derivation: Derivation,
+    functions: frozenset[str] | None,
+    limits: Mapping[str, int | None],
+    stats: DrawStats,
+) -> dict[str, int] | None:
+    """Length, depth and function count; None (and a counted rejection) beyond the limits."""
+    length = len(derivation.tokens)
+    if limits["max_length"] is not None and length > limits["max_length"]:
+        stats.rejected["length"] += 1  # only enumeration gets here: draws abort early
+        return None
+    depth, count = tree_metrics(derivation.tree, functions)
+    if limits["max_depth"] is not None and depth > limits["max_depth"]:
+        stats.rejected["depth"] += 1
+        return None
+    return {"length": length, "depth": depth, "functions": count}
 
 
 def _exhausted(language: Language, n: int, stats: DrawStats, limits: dict[str, int | None]) -> str:

@@ -21,8 +21,7 @@ Sections
     ``TERMINAL = [...]`` words for a pattern terminal, or ``{ range = [lo, hi] }`` (integers),
     or ``{ product = [part, ...] }`` (concatenations; each part a list or a range).
 ``[limits]``
-    ``max_depth`` (nesting of function nodes), ``max_length`` (input tokens),
-    ``max_output_length`` (output tokens).
+    ``max_depth`` (nesting of function nodes), ``max_length`` (input tokens).
 ``[metrics]``
     ``functions = [...]``: aliases counted as functions for ``depth`` and ``functions``.
 ``[uniqueness]``
@@ -66,7 +65,7 @@ _SECTION_KEYS: dict[str, tuple[str, ...] | None] = {
     "weights": None,
     "repeat": None,
     "lexicon": None,
-    "limits": ("max_depth", "max_length", "max_output_length"),
+    "limits": ("max_depth", "max_length"),
     "metrics": ("functions",),
     "uniqueness": ("tokens_of",),
     "naturalize": ("groups", "target"),
@@ -141,7 +140,6 @@ class Sidecar:
     lexicon: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     max_depth: int | None = None
     max_length: int | None = None
-    max_output_length: int | None = None
     functions: tuple[str, ...] | None = None
     unique_tokens_of: tuple[str, ...] = ()
     naturalize_groups: tuple[tuple[str, ...], ...] = ()
@@ -191,7 +189,6 @@ class Sidecar:
             lexicon=reader.lexicon(reader.table(data, "lexicon")),
             max_depth=reader.positive_int(limits, "limits", "max_depth"),
             max_length=reader.positive_int(limits, "limits", "max_length"),
-            max_output_length=reader.positive_int(limits, "limits", "max_output_length"),
             functions=reader.optional_names(metrics, "metrics", "functions"),
             unique_tokens_of=reader.optional_names(uniqueness, "uniqueness", "tokens_of") or (),
             naturalize_groups=reader.groups(naturalize),
@@ -206,11 +203,7 @@ class Sidecar:
             "weights": dict(self.weights),
             "repeat": {key: spec.describe() for key, spec in self.repeat.items()},
             "lexicon_sizes": {key: len(words) for key, words in self.lexicon.items()},
-            "limits": {
-                "max_depth": self.max_depth,
-                "max_length": self.max_length,
-                "max_output_length": self.max_output_length,
-            },
+            "limits": {"max_depth": self.max_depth, "max_length": self.max_length},
             "unique_tokens_of": list(self.unique_tokens_of),
         }
 
