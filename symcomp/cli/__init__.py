@@ -1,7 +1,18 @@
-"""The ``symcomp`` command line (click); see ``symcomp --help``."""
+"""The ``symcomp`` command line (click); see ``symcomp --help``.
 
-from symcomp.cli import commands as _commands  # noqa: F401  (registers the commands)
+Every module of this package registers its commands on :data:`symcomp.cli.app.cli` when
+imported; all of them are imported here, so a new command is a new module. Command modules
+import the library lazily, inside the command functions, to keep ``symcomp --help`` fast.
+"""
+
+import importlib
+import pkgutil
+
 from symcomp.cli.app import cli
+
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if _module.name != "app":
+        importlib.import_module(f"{__name__}.{_module.name}")
 
 
 def main() -> None:
