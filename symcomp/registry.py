@@ -1,6 +1,7 @@
 """The registry of languages: built-ins, plugins and languages registered from Python.
 
-Built-in languages are built on first use so ``symcomp --help`` stays fast. Third-party
+Built-in languages are the modules of :mod:`symcomp.languages` that define ``NAME`` and
+``build()``; they are built on first use so ``symcomp --help`` stays fast. Third-party
 languages arrive through the ``symcomp.languages`` entry-point group, through plugin modules or
 ``.py`` files named by ``--plugin`` / ``SYMCOMP_PLUGINS``, or through :func:`register`.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import pkgutil
 import sys
 from collections.abc import Callable, Iterable
 from importlib import metadata
@@ -24,12 +26,7 @@ from symcomp.sidecar import did_you_mean
 
 Factory = Callable[[], Language]
 
-_BUILTINS: dict[str, str] = {
-    "pcfg-set": "symcomp.languages.pcfg_set:build",
-    "pcfg-let": "symcomp.languages.pcfg_let:build",
-    "scan": "symcomp.languages.scan:build",
-}
-_factories: dict[str, Factory | str] = dict(_BUILTINS)
+_factories: dict[str, Factory | str] = {}
 _languages: dict[str, Language] = {}
 _loaded_plugins: set[str] = set()
 ENTRY_POINT_GROUP = "symcomp.languages"
@@ -95,8 +92,20 @@ def _load_entry_points() -> None:
     if "<entry-points>" in _loaded_plugins:
         return
     _loaded_plugins.add("<entry-points>")
+    _discover_builtins()
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         _factories.setdefault(entry.name, entry.value)
+
+
+def _discover_builtins() -> None:
+    """Register every module of symcomp.languages that defines NAME and build()."""
+    import symcomp.languages
+
+    for module_info in pkgutil.iter_modules(symcomp.languages.__path__):
+        module = importlib.import_module(f"symcomp.languages.{module_info.name}")
+        name = getattr(module, "NAME", None)
+        if isinstance(name, str) and callable(getattr(module, "build", None)):
+            _factories.setdefault(name, f"{module.__name__}:build")
 
 
 def load_plugins(specs: Iterable[str]) -> None:

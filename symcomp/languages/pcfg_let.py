@@ -68,6 +68,9 @@ def without(x: Items, y: Items) -> Items:
     return [item for item in x if item not in exclude]
 
 
+NAME = "pcfg-let"
+
+
 class PcfgLetSemantics(Semantics):
     """Meaning of a PCFG-LET program: a list of integers (empty = ``E``)."""
 

@@ -21,6 +21,9 @@ from symcomp.semantics import Semantics
 Seq = list[str]
 
 
+NAME = "pcfg-set"
+
+
 class PcfgSetSemantics(Semantics):
     """Meaning of a PCFG SET program: the list of output symbols."""
 

@@ -20,6 +20,9 @@ from symcomp.semantics import Semantics
 Actions = list[str]
 
 
+NAME = "scan"
+
+
 class ScanSemantics(Semantics):
     """Meaning of a SCAN command: the list of actions."""
 
