@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 from lark import Tree
@@ -41,6 +41,9 @@ from symcomp.grammar import Grammar
 from symcomp.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
 from symcomp.semantics import Semantics
 from symcomp.sidecar import Sidecar
+
+if TYPE_CHECKING:
+    from symcomp.generate import PoolSpec
 
 Seed = int | random.Random | None
 MAX_SAMPLE_ATTEMPTS = 100_000
@@ -279,6 +282,26 @@ class Language:
             if unit not in rule_units:
                 rule_units.append(unit)
         return {rule: rule_units for rule, rule_units in units.items() if len(rule_units) > 1}
+
+    # -- pools -----------------------------------------------------------------------------
+
+    def write_pool(
+        self,
+        out: Path,
+        spec: PoolSpec,
+        *,
+        jobs: int = 1,
+        overwrite: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Write ``out/examples.jsonl`` and ``out/manifest.json``; return the manifest.
+
+        ``symcomp generate`` calls this. The default is :func:`symcomp.generate.generate`;
+        a language whose records have another shape (NLI pairs, say) overrides it.
+        """
+        from symcomp.generate import generate
+
+        return generate(self, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
 
     # -- finite languages ------------------------------------------------------------------
 
