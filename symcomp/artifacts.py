@@ -75,10 +75,10 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         raise
 
 
-def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically, pretty-printed with sorted keys (stable bytes)."""
+def write_json(path: Path, data: Any, *, sort_keys: bool = True) -> None:
+    """Write JSON atomically, pretty-printed (sorted keys unless the order carries meaning)."""
     with atomic_writer(path) as handle:
-        json.dump(data, handle, indent=2, sort_keys=True, ensure_ascii=False)
+        json.dump(data, handle, indent=2, sort_keys=sort_keys, ensure_ascii=False)
         handle.write("\n")
 
 

@@ -23,6 +23,7 @@ subclass, register it, and every symcomp tool (``sample``, ``parse``, ``interpre
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
@@ -130,6 +131,19 @@ class Language:
             data["metrics"] = {"functions": list(functions)}
         sidecar = Sidecar.from_mapping(data, f"<keywords of {name}>")
         return cls(name, Grammar(text, sidecar, name=name, source=source), semantics, description)
+
+    def variant(self, name: str, **changes: Any) -> Language:
+        """The same language under another name with some sidecar fields replaced.
+
+        >>> import symcomp
+        >>> small = symcomp.get_language("pcfg-let").variant(
+        ...     "pcfg-let-3", lexicon={"ITEM": ("1", "2", "3")})
+        >>> set(small.sample(seed=0).input.split()) <= set(small.functions) | {"1", "2", "3", ","}
+        True
+        """
+        sidecar = dataclasses.replace(self.grammar.sidecar, **changes)
+        grammar = Grammar(self.grammar.text, sidecar, name=name, source=self.grammar.source)
+        return type(self)(name, grammar, self.semantics, self.description)
 
     # -- identity --------------------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 
 A split file is a JSON object ``{"trainIdxs": [...], "devIdxs": [...], "testIdxs": [...],
 "meta": {...}}``: 0-based indices into the lines of ``examples.jsonl`` (CFQ indexes
-``dataset.json`` the same way). ``meta`` records how the split was made and what it measured.
-Indices are checked against the pool: in range, no repeats, the three parts disjoint.
+``dataset.json`` the same way). ``meta`` records how the split was made and what it measured;
+``meta["oversample"] = {"<index>": copies}`` repeats training examples (SCAN's add-primitive
+splits repeat the primitive alone), see :meth:`Split.expanded`. Indices are checked against
+the pool: in range, no repeats, the three parts disjoint.
 
 >>> split = random_split(10, fractions=(0.6, 0.2, 0.2), seed=0, meta={"method": "random"})
 >>> len(split.train), len(split.dev), len(split.test)
@@ -54,6 +56,18 @@ class Split:
             raise DataError(f"unknown split part {name!r}; parts are {', '.join(PARTS)}.")
         indices: tuple[int, ...] = getattr(self, name)
         return indices
+
+    def expanded(self, name: str) -> list[int]:
+        """The indices of a part with oversampled training examples repeated.
+
+        >>> Split.of([3, 5], [], [1], {"oversample": {"5": 3}}).expanded("train")
+        [3, 5, 5, 5]
+        """
+        copies = self.meta.get("oversample", {}) if name == "train" else {}
+        expanded: list[int] = []
+        for index in self.part(name):
+            expanded.extend([index] * int(copies.get(str(index), 1)))
+        return expanded
 
     def sizes(self) -> dict[str, int]:
         return {name: len(self.part(name)) for name in PARTS}

@@ -21,3 +21,13 @@ def peers() -> Path:
 def read_tsv(path: Path) -> list[list[str]]:
     """Rows of a TAB-separated file without header."""
     return [line.rstrip("\n").split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="session")
+def pcfg_set_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small PCFG SET suite, built once per test session."""
+    from symcomp.suites.pcfg_set import PcfgSetSuiteSpec, build
+
+    out = tmp_path_factory.mktemp("suites") / "pcfg-set"
+    build(out, PcfgSetSuiteSpec(n=4000, seed=1))
+    return out

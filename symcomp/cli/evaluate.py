@@ -1,0 +1,88 @@
+"""``symcomp evaluate``: the report card of a model (or prediction files) on a suite."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from symcomp.cli.app import UserError, cli
+
+
+def _build_model(spec: str, language: Any, gold: Any) -> Any:
+    from symcomp.metrics.models import load_model
+
+    return load_model(spec, language, gold)
+
+
+@cli.command()
+@click.argument("suite_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    metavar="SPEC",
+    help="oracle, copy-strings, copy-input, module:attribute or file.py:attribute "
+    "(a callable list[str] -> list[str]); repeat to compare models.",
+)
+@click.option(
+    "--predictions",
+    type=click.Path(path_type=Path, exists=True),
+    help="Prediction file or folder: TSV source/target/prediction (published layout) "
+    "or JSON lines {id, prediction}.",
+)
+@click.option(
+    "--checkpoints",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="Folder of prediction files, one per training checkpoint (in name order), "
+    "for the overgeneralisation profile.",
+)
+@click.option("--test", "tests", multiple=True, help="Score only this test (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+def evaluate(
+    suite_dir: Path,
+    models: tuple[str, ...],
+    predictions: Path | None,
+    checkpoints: Path | None,
+    tests: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Score a model or predictions on every test of SUITE_DIR and print the report card."""
+    from symcomp.artifacts import read_manifest
+    from symcomp.metrics.predictions import load_predictions, prediction_files
+    from symcomp.metrics.report import PredictionSource, evaluate_suite, format_report_card
+
+    if bool(models) == (predictions is not None):
+        raise UserError("give either --model SPEC (repeatable) or --predictions FILE_OR_DIR.")
+    read_manifest(suite_dir)  # a clear error before any work when this is not a suite
+    checkpoint_sets = []
+    if checkpoints is not None:
+        checkpoint_sets = [load_predictions(path) for path in prediction_files(checkpoints)]
+    sources = [
+        PredictionSource(
+            spec, model=functools.partial(_build_model, spec), checkpoints=checkpoint_sets
+        )
+        for spec in models
+    ]
+    if predictions is not None:
+        aligned = (
+            predictions
+            if predictions.is_file() and predictions.suffix != ".jsonl" and len(tests) == 1
+            else None
+        )
+        sources.append(
+            PredictionSource(
+                predictions.name,
+                predictions=load_predictions(predictions),
+                aligned=aligned,
+                checkpoints=checkpoint_sets,
+            )
+        )
+    cards = [evaluate_suite(suite_dir, source, tests or None) for source in sources]
+    if as_json:
+        click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
+    else:
+        click.echo(format_report_card(cards))

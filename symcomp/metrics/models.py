@@ -1,0 +1,148 @@
+"""Models as symcomp sees them: anything that maps a batch of inputs to predictions.
+
+A model is a callable ``list[str] -> list[str]`` or an object with such a ``predict`` method;
+users plug in their own (``--model my_module:predict`` or ``--model path/to/file.py:model``).
+Built-in reference points:
+
+``oracle``
+    the gold output of every suite example (exception targets included), else the language's
+    interpretation: scores 1.0 on every accuracy and consistency.
+``copy-strings``
+    a deliberately weak baseline: the input without its function words and commas.
+``copy-input``
+    the input unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from symcomp.errors import DataError, SymcompError
+from symcomp.language import Language
+from symcomp.metrics.predictions import Predictions
+
+Model = Callable[[list[str]], list[str]]
+BUILTIN = ("oracle", "copy-strings", "copy-input")
+
+
+def as_model(candidate: Any, name: str = "model") -> Model:
+    """A callable model from a callable or an object with ``predict``."""
+    if hasattr(candidate, "predict") and callable(candidate.predict):
+        predict: Model = candidate.predict
+        return predict
+    if callable(candidate):
+        function: Model = candidate
+        return function
+    raise SymcompError(f"{name} is neither callable nor has a predict method.")
+
+
+def checked(model: Model, name: str) -> Model:
+    """Wrap a model so a wrong number or type of predictions is a clear error."""
+
+    def predict(inputs: list[str]) -> list[str]:
+        outputs = list(model(list(inputs)))
+        if len(outputs) != len(inputs):
+            raise SymcompError(
+                f"{name} returned {len(outputs)} predictions for {len(inputs)} "
+                f"inputs; return one per input."
+            )
+        if not all(isinstance(output, str) for output in outputs):
+            raise SymcompError(f"{name} must return strings.")
+        return outputs
+
+    return predict
+
+
+def oracle(language: Language, gold: Mapping[str, str]) -> Model:
+    """Gold outputs by input text, else the interpretation of the input."""
+
+    def predict(inputs: list[str]) -> list[str]:
+        return [gold.get(" ".join(text.split())) or language.interpret(text) for text in inputs]
+
+    return predict
+
+
+def copy_strings(language: Language) -> Model:
+    """The input's non-function tokens (PCFG SET: its symbols in order)."""
+    functions = set(language.functions or ())
+
+    def predict(inputs: list[str]) -> list[str]:
+        return [
+            " ".join(t for t in text.split() if t not in functions and t != ",") for text in inputs
+        ]
+
+    return predict
+
+
+def copy_input(inputs: list[str]) -> list[str]:
+    return list(inputs)
+
+
+def from_predictions(predictions: Predictions) -> Model:
+    """A model that looks its answers up in prediction files (None when missing)."""
+
+    def predict(inputs: list[str]) -> list[str]:
+        found = []
+        for text in inputs:
+            prediction = predictions.by_source.get(" ".join(text.split()))
+            if prediction is None:
+                raise DataError(f"{predictions.origin}: no prediction for input {text!r}.")
+            found.append(prediction)
+        return found
+
+    return predict
+
+
+def load_model(spec: str, language: Language, gold: Mapping[str, str]) -> Model:
+    """Resolve ``--model``: a built-in name, ``module:attribute`` or ``file.py:attribute``."""
+    if spec == "oracle":
+        return oracle(language, gold)
+    if spec == "copy-strings":
+        return copy_strings(language)
+    if spec == "copy-input":
+        return copy_input
+    location, _, attribute = spec.rpartition(":")
+    if not location or not attribute:
+        raise SymcompError(
+            f"unknown model {spec!r}; use one of {', '.join(BUILTIN)}, module:attribute or "
+            f"path/to/file.py:attribute (a callable list[str] -> list[str] or an object with "
+            f"predict)."
+        )
+    module = _import(location)
+    if not hasattr(module, attribute):
+        raise SymcompError(f"{location} has no attribute {attribute!r} (from --model {spec}).")
+    return checked(as_model(getattr(module, attribute), spec), spec)
+
+
+def _import(location: str) -> Any:
+    try:
+        if location.endswith(".py"):
+            path = Path(location)
+            module_spec = importlib.util.spec_from_file_location(f"symcomp_model_{path.stem}", path)
+            if module_spec is None or module_spec.loader is None or not path.is_file():
+                raise ImportError(f"no such file {location}")
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+            return module
+        return importlib.import_module(location)
+    except (ImportError, OSError, SyntaxError) as error:
+        raise SymcompError(f"cannot load model from {location!r}: {error}.") from None
+
+
+def batched(model: Model, inputs: Sequence[str], batch_size: int = 256) -> list[str]:
+    """Predictions for many inputs, in batches (each distinct input asked once)."""
+    unique = list(dict.fromkeys(inputs))
+    answers: dict[str, str] = {}
+    for start in range(0, len(unique), batch_size):
+        batch = unique[start : start + batch_size]
+        answers.update(zip(batch, model(batch), strict=True))
+    return [answers[text] for text in inputs]
+
+
+def gold_table(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """input text -> gold output, from example records."""
+    return {" ".join(str(r["input"]).split()): str(r["output"]) for r in records}

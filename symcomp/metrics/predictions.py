@@ -1,0 +1,173 @@
+"""Prediction files: the published TSV layout or JSON lines keyed by example id.
+
+TSV
+    ``source<TAB>target<TAB>prediction`` per line, with an optional header line
+    ``source<TAB>target<TAB>prediction`` (the layout of the published model predictions).
+    Rows are found by their source text.
+JSONL
+    ``{"id": ..., "prediction": ...}`` per line (``input`` optional). Rows are found by id.
+
+A folder of such files is read as their union. Errors name the file and the first offending
+line (wrong column count, invalid JSON, an id or source given twice with different predictions).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symcomp.errors import DataError
+
+HEADER = ("source", "target", "prediction")
+SUFFIXES = (".tsv", ".txt", ".jsonl")
+
+
+@dataclass(frozen=True)
+class PredictionRow:
+    """One prediction, with where it was read."""
+
+    prediction: str
+    id: str | None = None
+    source: str | None = None
+    target: str | None = None
+    where: str = ""
+
+
+@dataclass
+class Predictions:
+    """Predictions looked up by example id, or else by input text."""
+
+    by_id: dict[str, str] = field(default_factory=dict)
+    by_source: dict[str, str] = field(default_factory=dict)
+    origin: str = ""
+
+    def add(self, row: PredictionRow) -> None:
+        for table, key in ((self.by_id, row.id), (self.by_source, row.source)):
+            if key is None:
+                continue
+            if key in table and table[key] != row.prediction:
+                raise DataError(
+                    f"{row.where}: a second, different prediction for {key!r}; give one "
+                    f"prediction per input."
+                )
+            table[key] = row.prediction
+
+    def lookup(self, record: Mapping[str, Any]) -> str | None:
+        """The prediction for an example record, or None."""
+        found = self.by_id.get(str(record.get("id")))
+        if found is None:
+            found = self.by_source.get(" ".join(str(record["input"]).split()))
+        return found
+
+    def for_records(self, records: Sequence[Mapping[str, Any]], context: str) -> list[str]:
+        """Predictions for every record, or a DataError naming the first one missing."""
+        out = []
+        for position, record in enumerate(records, start=1):
+            prediction = self.lookup(record)
+            if prediction is None:
+                missing = sum(self.lookup(r) is None for r in records)
+                raise DataError(
+                    f"{self.origin}: no prediction for {missing:,} of the {len(records):,} inputs "
+                    f"of {context}; the first is input {position} (id {record.get('id')}): "
+                    f"{record['input']!r}. Predict every input (by id in JSONL, or by source "
+                    f"text in TSV)."
+                )
+            out.append(prediction)
+        return out
+
+
+def read_rows(path: Path) -> list[PredictionRow]:
+    """The rows of one prediction file (TSV or JSONL by extension)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise DataError(f"cannot read predictions {path}: {error.strerror or error}.") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not UTF-8 text; predictions are TSV or JSON lines.") from None
+    if path.suffix == ".jsonl":
+        return list(_jsonl_rows(path, lines))
+    return list(_tsv_rows(path, lines))
+
+
+def _tsv_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
+    for number, line in enumerate(lines, start=1):
+        fields = line.split("\t")
+        if number == 1 and tuple(field.strip() for field in fields) == HEADER:
+            continue
+        if len(fields) != 3:
+            raise DataError(
+                f"{path}:{number}: expected 3 TAB-separated columns (source, target, "
+                f"prediction), got {len(fields)}."
+            )
+        source, target, prediction = (field.strip() for field in fields)
+        yield PredictionRow(
+            prediction, source=" ".join(source.split()), target=target, where=f"{path}:{number}"
+        )
+
+
+def _jsonl_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
+    for number, line in enumerate(lines, start=1):
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DataError(f"{path}:{number}: not valid JSON ({error.msg}).") from None
+        if not isinstance(data, dict) or "prediction" not in data or "id" not in data:
+            raise DataError(f'{path}:{number}: a prediction line needs "id" and "prediction".')
+        source = data.get("input")
+        yield PredictionRow(
+            str(data["prediction"]),
+            id=str(data["id"]),
+            source=" ".join(str(source).split()) if source is not None else None,
+            where=f"{path}:{number}",
+        )
+
+
+def prediction_files(location: Path) -> list[Path]:
+    """The prediction files of a file or folder (folders: every .tsv/.txt/.jsonl, sorted)."""
+    if location.is_dir():
+        files = sorted(p for p in location.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        if not files:
+            raise DataError(f"{location} holds no prediction files (.tsv, .txt or .jsonl).")
+        return files
+    if not location.is_file():
+        raise DataError(f"no predictions at {location}.")
+    return [location]
+
+
+def load_predictions(location: Path) -> Predictions:
+    """All predictions of a file or folder."""
+    predictions = Predictions(origin=str(location))
+    for path in prediction_files(location):
+        for row in read_rows(path):
+            predictions.add(row)
+    return predictions
+
+
+def aligned_predictions(
+    path: Path, records: Sequence[Mapping[str, Any]], context: str
+) -> list[str]:
+    """A TSV file line-aligned with a test set: one row per input, in order.
+
+    Raises
+    ------
+    DataError
+        When the file has another number of rows, or a row's source is not the test input of
+        that line (the message names the first such line).
+    """
+    rows = read_rows(path)
+    for position, (row, record) in enumerate(zip(rows, records, strict=False), start=1):
+        if row.source is not None and row.source != " ".join(str(record["input"]).split()):
+            raise DataError(
+                f"{row.where}: source {row.source!r} is not input {position} of {context} "
+                f"({record['input']!r}); the file must follow the test set line by line."
+            )
+    if len(rows) != len(records):
+        first = min(len(rows), len(records)) + 1
+        raise DataError(
+            f"{path}: {len(rows):,} prediction rows but {context} has {len(records):,} inputs; "
+            f"the first unmatched is line {first} of the test set."
+        )
+    return [row.prediction for row in rows]

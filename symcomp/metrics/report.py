@@ -1,0 +1,297 @@
+"""Evaluate a suite: score every test from a model or from prediction files; the report card.
+
+Each test of a suite has a kind (in its manifest) that says how it is scored:
+
+accuracy
+    sequence accuracy of the test part, by length, depth, #functions and function, and the
+    share of wrong predictions that are a strict prefix of the target (``<eos>`` check).
+substitutivity
+    accuracy on inputs and on their synonym twins, and the consistency of the pairs.
+localism
+    accuracy of the test part and, with a model in the loop, the consistency of step-by-step
+    and whole-input predictions, plus accuracy on the increasing-string-length corpus.
+overgeneralisation
+    for each checkpoint, how the exceptions are predicted (rule, exception, neither); the peak.
+
+The test part of every test must be predicted (a missing prediction is an error naming the
+input); auxiliary corpora (localism steps, increasing length, exception checkpoints) are scored
+when a model or predictions for them are available, and marked ``n/a`` otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symcomp.artifacts import read_examples, read_manifest
+from symcomp.errors import DataError
+from symcomp.language import Language
+from symcomp.metrics.localism import localism_scores
+from symcomp.metrics.models import Model, batched, gold_table, oracle
+from symcomp.metrics.predictions import Predictions, aligned_predictions
+from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
+from symcomp.registry import get_language
+from symcomp.splits import read_split
+from symcomp.suites.unroll import read_records
+
+Record = dict[str, Any]
+ModelFactory = Callable[[Language, Mapping[str, str]], Model]
+
+
+@dataclass
+class PredictionSource:
+    """Where predictions come from: a model (built per test, so an oracle sees that test's
+    gold), or prediction files, optionally one TSV aligned with a single test, and checkpoints
+    for overgeneralisation profiles."""
+
+    name: str
+    model: ModelFactory | None = None
+    predictions: Predictions | None = None
+    aligned: Path | None = None
+    checkpoints: Sequence[Predictions] = field(default_factory=list)
+
+    @classmethod
+    def of_model(cls, name: str, model: Model) -> PredictionSource:
+        return cls(name, model=lambda language, gold: model)
+
+    @classmethod
+    def oracle(cls) -> PredictionSource:
+        return cls("oracle", model=oracle)
+
+
+def evaluate_suite(
+    suite: Path, source: PredictionSource, tests: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """Score ``source`` on every test of the suite (or on ``tests``); return the report card."""
+    manifest = read_manifest(suite)
+    language = get_language(str(manifest["language"]))
+    chosen = list(tests) if tests else list(manifest["tests"])
+    unknown = [name for name in chosen if name not in manifest["tests"]]
+    if unknown:
+        raise DataError(
+            f"{suite}: no test named {unknown[0]!r}; tests: {', '.join(manifest['tests'])}."
+        )
+    if source.aligned is not None and len(chosen) != 1:
+        raise DataError("a line-aligned TSV scores one test: name it with --test.")
+    pools: dict[str, list[Record]] = {}
+    results = {}
+    for name in chosen:
+        entry = manifest["tests"][name]
+        pool = pools.setdefault(entry["pool"], list(read_examples(suite / entry["pool"])))
+        scorer = _TestScorer(suite, name, entry, pool, language, source)
+        results[name] = scorer.score()
+    return {"suite": str(suite), "source": source.name, "language": language.name, "tests": results}
+
+
+class _TestScorer:
+    def __init__(
+        self,
+        suite: Path,
+        name: str,
+        entry: Mapping[str, Any],
+        pool: list[Record],
+        language: Language,
+        source: PredictionSource,
+    ) -> None:
+        self.suite = suite
+        self.name = name
+        self.entry = entry
+        self.pool = pool
+        self.language = language
+        self.source = source
+        self.model = source.model(language, gold_table(pool)) if source.model else None
+        split = read_split(suite / entry["split"], pool_size=len(pool))
+        self.test = [pool[index] for index in split.test]
+
+    def score(self) -> dict[str, Any]:
+        kind = self.entry["kind"]
+        scorer = {
+            "accuracy": self.accuracy,
+            "substitutivity": self.substitutivity,
+            "localism": self.localism,
+            "overgeneralisation": self.overgeneralisation,
+        }.get(kind)
+        if scorer is None:
+            raise DataError(f"{self.suite}: test {self.name!r} has unknown kind {kind!r}.")
+        return {"kind": kind, **scorer()}
+
+    # -- predictions -----------------------------------------------------------------------
+
+    def predict(self, records: Sequence[Record], context: str) -> list[str]:
+        if self.model is not None:
+            return batched(self.model, [str(r["input"]) for r in records])
+        if self.source.aligned is not None:
+            return aligned_predictions(self.source.aligned, records, context)
+        assert self.source.predictions is not None
+        return self.source.predictions.for_records(records, context)
+
+    def optional(self, records: Sequence[Record]) -> list[str] | None:
+        """Predictions for auxiliary inputs, or None when they are not available."""
+        if self.model is not None:
+            return batched(self.model, [str(r["input"]) for r in records])
+        if self.source.predictions is None:
+            return None
+        found = [self.source.predictions.lookup(record) for record in records]
+        return None if any(f is None for f in found) else [str(f) for f in found]
+
+    def functions_of(self, record: Mapping[str, Any]) -> list[str]:
+        if "function" in record.get("meta", {}):
+            return [str(record["meta"]["function"])]
+        names = self.language.functions or frozenset()
+        return [token for token in str(record["input"]).split() if token in names]
+
+    # -- kinds -----------------------------------------------------------------------------
+
+    def accuracy(self) -> dict[str, Any]:
+        if not self.test:
+            return {"n": 0, "accuracy": None, "note": "empty test part"}
+        predictions = self.predict(self.test, f"test {self.name!r}")
+        return accuracy_report(self.test, predictions, functions=self.functions_of)
+
+    def substitutivity(self) -> dict[str, Any]:
+        pairs = list(read_examples_any(self.suite / self.entry["aux"]["pairs"]))
+        predictions = self.predict(self.test, f"test {self.name!r}")
+        by_id = {str(r["id"]): (r, p) for r, p in zip(self.test, predictions, strict=True)}
+        try:
+            rows = [(by_id[p["original"]], by_id[p["synonym"]], p["function"]) for p in pairs]
+        except KeyError as error:
+            raise DataError(f"{self.name}: pair id {error} is not in the test part.") from None
+        originals = [r[0][1] for r in rows]
+        twins = [r[1][1] for r in rows]
+        targets = [str(r[0][0]["output"]) for r in rows]
+        report: dict[str, Any] = consistency(originals, twins, targets)
+        report["accuracy_original"] = _share(originals, targets)
+        report["accuracy_synonym"] = _share(twins, targets)
+        report["by_function"] = {
+            function: consistency(
+                *zip(
+                    *[
+                        (a, b, t)
+                        for a, b, t, f in zip(
+                            originals, twins, targets, (r[2] for r in rows), strict=True
+                        )
+                        if f == function
+                    ],
+                    strict=True,
+                )
+            )["consistency"]
+            for function in sorted({r[2] for r in rows})
+        }
+        return report
+
+    def localism(self) -> dict[str, Any]:
+        report = self.accuracy()
+        aux = self.entry.get("aux", {})
+        if "unrolled" in aux:
+            lines = (self.suite / aux["unrolled"]).read_text(encoding="utf-8").splitlines()
+            records = read_records(lines, str(self.suite / aux["unrolled"]))
+            if self.model is not None and records:
+                report["localism"] = localism_scores(records, self.model)
+            else:
+                report["localism"] = {
+                    "consistency": None,
+                    "note": "needs a model in the loop (--model)",
+                }
+        if "increasing_length" in aux:
+            corpus = list(read_examples(self.suite / aux["increasing_length"]))
+            predictions = self.optional(corpus)
+            if predictions is not None:
+                report["increasing_length"] = _by_function_and_length(corpus, predictions)
+        return report
+
+    def overgeneralisation(self) -> dict[str, Any]:
+        exceptions = list(read_examples_any(self.suite / self.entry["aux"]["exceptions"]))
+        records = [{"id": e["id"], "input": e["input"]} for e in exceptions]
+        checkpoints: list[list[str]] = []
+        if self.source.checkpoints:
+            checkpoints = [
+                p.for_records(records, f"exceptions of {self.name!r}")
+                for p in self.source.checkpoints
+            ]
+        else:
+            single = self.optional(records)
+            if single is not None:
+                checkpoints = [single]
+        if exceptions and not checkpoints:
+            return {
+                "exceptions": len(exceptions),
+                "peak": None,
+                "note": "needs predictions on the exceptions (--model or --checkpoints)",
+            }
+        return overgeneralisation_profile(
+            checkpoints,
+            [str(e["rule_output"]) for e in exceptions],
+            [str(e["exception_output"]) for e in exceptions],
+        )
+
+
+def read_examples_any(path: Path) -> list[dict[str, Any]]:
+    """JSON lines of an auxiliary file (no required fields)."""
+    import json
+
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise DataError(f"{path}:{number}: not valid JSON ({error.msg}).") from None
+    return rows
+
+
+def _share(predictions: Sequence[str], targets: Sequence[str]) -> float:
+    from symcomp.metrics.scores import matches
+
+    return sum(map(matches, predictions, targets)) / len(targets) if targets else 0.0
+
+
+def _by_function_and_length(corpus: Sequence[Record], predictions: Sequence[str]) -> dict[str, Any]:
+    from symcomp.metrics.scores import breakdown, matches
+
+    table: dict[str, Any] = {}
+    for function in sorted({str(r["meta"]["function"]) for r in corpus}):
+        rows = [
+            (r, p)
+            for r, p in zip(corpus, predictions, strict=True)
+            if r["meta"]["function"] == function
+        ]
+        table[function] = breakdown(
+            (r["meta"]["string_length"] for r, _ in rows),
+            (matches(p, str(r["output"])) for r, p in rows),
+        )
+    return table
+
+
+HEADLINES: dict[str, tuple[str, Callable[[Mapping[str, Any]], Any]]] = {
+    "accuracy": ("accuracy", lambda r: r.get("accuracy")),
+    "substitutivity": ("consistency", lambda r: r.get("consistency")),
+    "localism": ("consistency", lambda r: r.get("localism", {}).get("consistency")),
+    "overgeneralisation": ("peak overgeneralisation", lambda r: r.get("peak")),
+}
+
+
+def headline(result: Mapping[str, Any]) -> tuple[str, float | None]:
+    """The one number of a test on the report card, with its name."""
+    label, read = HEADLINES[str(result["kind"])]
+    value = read(result)
+    return label, None if value is None else float(value)
+
+
+def format_report_card(cards: Sequence[Mapping[str, Any]]) -> str:
+    """One table: a row per test, a column per model (or prediction source)."""
+    names = list(cards[0]["tests"])
+    width = max(len(name) for name in names)
+    label_width = max(len(headline(cards[0]["tests"][name])[0]) for name in names)
+    header = f"{'test':<{width}}  {'score':<{label_width}}" + "".join(
+        f"  {card['source']:>14}" for card in cards
+    )
+    lines = [header, "-" * len(header)]
+    for name in names:
+        label, _ = headline(cards[0]["tests"][name])
+        cells = []
+        for card in cards:
+            value = headline(card["tests"][name])[1]
+            cells.append(f"  {'n/a':>14}" if value is None else f"  {value:>14.4f}")
+        lines.append(f"{name:<{width}}  {label:<{label_width}}" + "".join(cells))
+    return "\n".join(lines)

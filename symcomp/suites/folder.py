@@ -1,0 +1,227 @@
+"""Writing a suite folder: pools, splits, auxiliary files, exports, README and manifest.
+
+A suite is one folder::
+
+    SUITE/
+      manifest.json            language, seed, parameters, every test, sha256 of every file
+      README.md                what each file is
+      examples.jsonl           the shared pool
+      <test>/split.json        trainIdxs/devIdxs/testIdxs over the pool named in meta["pool"]
+      <test>/examples.jsonl    only for tests that rewrite examples (their own pool)
+      <test>/...               auxiliary test files (twin pairs, unrolled records, exceptions)
+      <test>/export/           train/dev/test as .tsv, .src and .tgt (OpenNMT, fairseq)
+
+The folder is assembled beside its destination and renamed into place when complete, so an
+interrupted build leaves nothing behind and an existing suite is replaced only by a complete
+new one (with ``overwrite``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symcomp.artifacts import MANIFEST, atomic_writer, file_record, write_json
+from symcomp.errors import OutputError
+from symcomp.splits import PARTS, Split, write_split
+from symcomp.version import __version__
+
+FORMAT = "symcomp.suite/1"
+Record = dict[str, Any]
+
+
+@dataclass
+class TestEntry:
+    """What the manifest says about one test of the suite."""
+
+    kind: str  # how `symcomp evaluate` scores it: accuracy, substitutivity, localism, ...
+    split: str  # relative path of split.json
+    pool: str  # relative path of the pool the split indexes
+    description: str
+    aux: dict[str, str] = field(default_factory=dict)  # role -> relative path
+    sizes: dict[str, int] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "split": self.split,
+            "pool": self.pool,
+            "description": self.description,
+            "aux": dict(self.aux),
+            "sizes": dict(self.sizes),
+            "meta": dict(self.meta),
+        }
+
+
+class SuiteWriter:
+    """Assemble a suite in a temporary folder; :meth:`finish` moves it into place.
+
+    Use as a context manager: on an exception the temporary folder is removed.
+    """
+
+    def __init__(self, root: Path, *, overwrite: bool, export: bool = True) -> None:
+        if root.exists() and not root.is_dir():
+            raise OutputError(f"--out {root} is a file; give a folder.")
+        if root.exists() and any(root.iterdir()) and not overwrite:
+            raise OutputError(
+                f"{root} exists and is not empty; pass --overwrite to replace it (the old suite "
+                f"stays until the new one is complete) or choose another folder."
+            )
+        try:
+            root.parent.mkdir(parents=True, exist_ok=True)
+            self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+        except OSError as error:
+            raise OutputError(
+                f"cannot write to {root.parent}: {error.strerror or error}."
+            ) from None
+        self.root = root
+        self.export = export
+        self.tests: dict[str, TestEntry] = {}
+        self.descriptions: dict[str, str] = {}
+
+    def __enter__(self) -> SuiteWriter:
+        return self
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        if self.work.exists():
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    # -- files -----------------------------------------------------------------------------
+
+    def path(self, relative: str) -> Path:
+        """Absolute path of a file inside the suite under construction (parents created)."""
+        path = self.work / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def describe(self, relative: str, text: str) -> None:
+        """Say in the README what a file or folder is."""
+        self.descriptions[relative] = text
+
+    def write_records(self, relative: str, records: Iterable[Mapping[str, Any]], text: str) -> int:
+        """Write JSON lines; return how many."""
+        count = 0
+        with atomic_writer(self.path(relative)) as handle:
+            for record in records:
+                handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                count += 1
+        self.describe(relative, text)
+        return count
+
+    def write_text(self, relative: str, lines: Iterable[str], text: str) -> None:
+        """Write lines of text (each given without its newline)."""
+        with atomic_writer(self.path(relative)) as handle:
+            for line in lines:
+                handle.write(line + "\n")
+        self.describe(relative, text)
+
+    def write_json(self, relative: str, data: Any, text: str) -> None:
+        write_json(self.path(relative), data)
+        self.describe(relative, text)
+
+    # -- tests -----------------------------------------------------------------------------
+
+    def add_test(
+        self,
+        name: str,
+        *,
+        kind: str,
+        split: Split,
+        pool: str,
+        records: Sequence[Mapping[str, Any]],
+        description: str,
+        aux: Mapping[str, str] | None = None,
+    ) -> TestEntry:
+        """Write ``<name>/split.json`` (and its exports) for a split over ``pool``."""
+        split.check(len(records), f"{name}/split.json")
+        relative_pool = os.path.relpath(pool, name)
+        split = split.with_meta(pool=relative_pool)
+        write_split(self.path(f"{name}/split.json"), split)
+        self.describe(f"{name}/split.json", f"train/dev/test indices into {pool} ({description})")
+        entry = TestEntry(
+            kind=kind,
+            split=f"{name}/split.json",
+            pool=pool,
+            description=description,
+            aux=dict(aux or {}),
+            sizes=split.sizes(),
+            meta={key: value for key, value in split.meta.items() if key != "pool"},
+        )
+        self.tests[name] = entry
+        if self.export:
+            self._export(name, split, records)
+        return entry
+
+    def _export(self, name: str, split: Split, records: Sequence[Mapping[str, Any]]) -> None:
+        for part in PARTS:
+            indices = split.expanded(part)
+            if not indices:
+                continue
+            rows = [records[index] for index in indices]
+            base = f"{name}/export/{part}"
+            with (
+                atomic_writer(self.path(f"{base}.tsv")) as tsv,
+                atomic_writer(self.path(f"{base}.src")) as src,
+                atomic_writer(self.path(f"{base}.tgt")) as tgt,
+            ):
+                for row in rows:
+                    tsv.write(f"{row['input']}\t{row['output']}\n")
+                    src.write(f"{row['input']}\n")
+                    tgt.write(f"{row['output']}\n")
+        self.describe(
+            f"{name}/export/",
+            "train/dev/test as `input<TAB>output` (.tsv) and line-aligned .src/.tgt files",
+        )
+
+    # -- finish ----------------------------------------------------------------------------
+
+    def finish(self, header: Mapping[str, Any], title: str, introduction: str) -> dict[str, Any]:
+        """Write README.md and manifest.json, then move the suite to its destination."""
+        self._write_readme(title, introduction)
+        files = {
+            path.relative_to(self.work).as_posix(): file_record(path)
+            for path in sorted(self.work.rglob("*"))
+            if path.is_file()
+        }
+        manifest = {
+            "format": FORMAT,
+            "symcomp_version": __version__,
+            **dict(header),
+            "tests": {name: entry.to_json() for name, entry in self.tests.items()},
+            "files": files,
+        }
+        write_json(self.work / MANIFEST, manifest, sort_keys=False)  # tests in suite order
+        self._move_into_place()
+        return manifest
+
+    def _write_readme(self, title: str, introduction: str) -> None:
+        lines = [f"# {title}", "", introduction, "", "## Tests", ""]
+        for name, entry in self.tests.items():
+            sizes = ", ".join(f"{part} {count:,}" for part, count in entry.sizes.items())
+            lines.append(f"* **{name}** ({entry.kind}; {sizes}): {entry.description}")
+        lines += ["", "## Files", ""]
+        lines += [f"* `{path}`: {text}" for path, text in sorted(self.descriptions.items())]
+        lines += [
+            "* `manifest.json`: how the suite was made (language, seed, parameters, every test) "
+            "and the sha256 of every file",
+            "",
+        ]
+        (self.work / "README.md").write_text("\n".join(lines), encoding="utf-8")
+
+    def _move_into_place(self) -> None:
+        old = None
+        if self.root.exists():
+            old = self.root.with_name(f".{self.root.name}.old-{os.getpid()}")
+            os.replace(self.root, old)
+        os.replace(self.work, self.root)
+        if old is not None:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(old)

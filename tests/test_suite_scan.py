@@ -1,0 +1,76 @@
+"""The SCAN suite rebuilt from the grammar equals the published splits."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from symcomp.splits import read_split
+from symcomp.suites.scan import PRIMITIVES, ScanSuiteSpec, build, contains
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("scan") / "suite"
+    build(out, ScanSuiteSpec(seed=0, export=False))
+    return out
+
+
+def lines(suite: Path, test: str, part: str) -> Counter[str]:
+    pool = [json.loads(line) for line in (suite / "examples.jsonl").read_text().splitlines()]
+    split = read_split(suite / test / "split.json", len(pool))
+    return Counter(f"IN: {pool[i]['input']} OUT: {pool[i]['output']}" for i in split.expanded(part))
+
+
+def published(peers: Path, path: str) -> Counter[str]:
+    return Counter((peers / "scan" / path).read_text().splitlines())
+
+
+@pytest.mark.parametrize(
+    "test, folder, name",
+    [
+        ("length", "length_split", "length"),
+        ("addprim_jump", "add_prim_split", "addprim_jump"),
+        ("template_around_right", "template_split", "template_around_right"),
+    ],
+)
+def test_rebuilt_splits_equal_the_published_files(suite, peers, test, folder, name):
+    for part in ("train", "test"):
+        assert lines(suite, test, part) == published(peers, f"{folder}/tasks_{part}_{name}.txt")
+
+
+def test_simple_split_has_the_published_sizes_and_covers_scan(suite, peers):
+    train, test = lines(suite, "simple", "train"), lines(suite, "simple", "test")
+    assert sum(train.values()) == 16_728 and sum(test.values()) == 4_182
+    assert not set(train) & set(test)
+    assert set(train) | set(test) == set(published(peers, "tasks.txt"))
+
+
+def test_add_primitive_oversampling(suite):
+    jump = lines(suite, "addprim_jump", "train")
+    assert jump["IN: jump OUT: I_JUMP"] == 1_467 and sum(jump.values()) == 14_670
+    turn = lines(suite, "addprim_turn_left", "train")
+    assert turn["IN: turn left OUT: I_TURN_LEFT"] == 2_189 and sum(turn.values()) == 21_890
+
+
+def test_template_splits_hold_out_their_template(suite):
+    for test, template in (
+        ("template_right", "right"),
+        ("template_opposite_right", "opposite right"),
+    ):
+        train, held = lines(suite, test, "train"), lines(suite, test, "test")
+        commands = {
+            part: [line.split(" OUT: ")[0][4:] for line in part_lines]
+            for part, part_lines in (("train", train), ("test", held))
+        }
+
+        def uses(command: str, template: str = template) -> bool:
+            return any(contains(command, f"{u} {template}") for u in PRIMITIVES)
+
+        assert not any(uses(c) for c in commands["train"])
+        assert all(uses(c) for c in commands["test"])
+        assert not any(
+            contains(c, f"turn {template}") for c in commands["train"] + commands["test"]
+        )
+        assert sum(held.values()) == 4_476 and sum(train.values()) == 15_225
