@@ -33,6 +33,10 @@ demo: $(STAMP)
 	@echo "== export the PCFG SET pool for OpenNMT/fairseq and Hugging Face datasets"
 	$(BIN)/symcomp export $(DEMO)/pcfg-set --format srctgt --overwrite
 	$(BIN)/symcomp export $(DEMO)/pcfg-set --format hf --overwrite
+	@echo "== PCFG SET's five compositionality tests (small, naturalised pool of 4,000)"
+	$(BIN)/symcomp -q suite pcfg-set --n 4000 --seed 0 --out $(DEMO)/pcfg-set-suite --overwrite
+	@echo "== report card: an oracle against a baseline that copies the input strings"
+	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model oracle --model copy-strings
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

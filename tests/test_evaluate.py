@@ -78,8 +78,11 @@ def test_corrupted_predictions_score_exactly_the_corruption_rate(
 def test_report_card_table_with_two_models(pcfg_set_suite: Path):
     code, output = run("evaluate", pcfg_set_suite, "--model", "oracle", "--model", "copy-strings")
     assert code == 0
-    header, _, *rows = output.splitlines()
+    header, _, *lines = output.splitlines()
     assert "oracle" in header and "copy-strings" in header
+    rows = [line for line in lines if not line.startswith(" ")]
+    follow_ups = [line.split()[:2] for line in lines if line.startswith(" ")]
+    assert ["consistent", "&"] in follow_ups and ["unrolled", "accuracy"] in follow_ups
     task = next(row for row in rows if row.startswith("task "))
     assert task.split()[-2] == "1.0000" and float(task.split()[-1]) < 0.1
     assert {row.split()[0].split("/")[0] for row in rows} == {

@@ -263,35 +263,47 @@ def _by_function_and_length(corpus: Sequence[Record], predictions: Sequence[str]
     return table
 
 
-HEADLINES: dict[str, tuple[str, Callable[[Mapping[str, Any]], Any]]] = {
-    "accuracy": ("accuracy", lambda r: r.get("accuracy")),
-    "substitutivity": ("consistency", lambda r: r.get("consistency")),
-    "localism": ("consistency", lambda r: r.get("localism", {}).get("consistency")),
-    "overgeneralisation": ("peak overgeneralisation", lambda r: r.get("peak")),
+ROWS: dict[str, tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...]] = {
+    "accuracy": (("accuracy", lambda r: r.get("accuracy")),),
+    "substitutivity": (
+        ("consistency", lambda r: r.get("consistency")),
+        ("consistent & correct", lambda r: r.get("consistent_correct")),
+    ),
+    "localism": (
+        ("consistency", lambda r: r.get("localism", {}).get("consistency")),
+        ("unrolled accuracy", lambda r: r.get("localism", {}).get("unrolled_accuracy")),
+    ),
+    "overgeneralisation": (
+        ("peak overgeneralisation", lambda r: r.get("peak")),
+        ("exceptions memorised", lambda r: r.get("final_exception")),
+    ),
 }
 
 
-def headline(result: Mapping[str, Any]) -> tuple[str, float | None]:
-    """The one number of a test on the report card, with its name."""
-    label, read = HEADLINES[str(result["kind"])]
-    value = read(result)
-    return label, None if value is None else float(value)
+def card_rows(result: Mapping[str, Any]) -> list[tuple[str, float | None]]:
+    """The numbers of a test on the report card: (label, value or None)."""
+    return [
+        (label, None if (value := read(result)) is None else float(value))
+        for label, read in ROWS[str(result["kind"])]
+    ]
 
 
 def format_report_card(cards: Sequence[Mapping[str, Any]]) -> str:
-    """One table: a row per test, a column per model (or prediction source)."""
+    """One table: rows per test (a headline and, where it helps, a second number), a column
+    per model or prediction source."""
     names = list(cards[0]["tests"])
     width = max(len(name) for name in names)
-    label_width = max(len(headline(cards[0]["tests"][name])[0]) for name in names)
+    label_width = max(len(label) for rows in ROWS.values() for label, _ in rows)
     header = f"{'test':<{width}}  {'score':<{label_width}}" + "".join(
         f"  {card['source']:>14}" for card in cards
     )
     lines = [header, "-" * len(header)]
     for name in names:
-        label, _ = headline(cards[0]["tests"][name])
-        cells = []
-        for card in cards:
-            value = headline(card["tests"][name])[1]
-            cells.append(f"  {'n/a':>14}" if value is None else f"  {value:>14.4f}")
-        lines.append(f"{name:<{width}}  {label:<{label_width}}" + "".join(cells))
+        per_card = [card_rows(card["tests"][name]) for card in cards]
+        for row, (label, _) in enumerate(per_card[0]):
+            cells = "".join(
+                f"  {'n/a':>14}" if rows[row][1] is None else f"  {rows[row][1]:>14.4f}"
+                for rows in per_card
+            )
+            lines.append(f"{name if row == 0 else '':<{width}}  {label:<{label_width}}{cells}")
     return "\n".join(lines)
