@@ -50,7 +50,7 @@ class PredictionSource:
     model: ModelFactory | None = None
     predictions: Predictions | None = None
     aligned: Path | None = None
-    checkpoints: Sequence[Predictions] = field(default_factory=list)
+    checkpoints: Sequence[Predictions | Model] = field(default_factory=list)
 
     @classmethod
     def of_model(cls, name: str, model: Model) -> PredictionSource:
@@ -208,6 +208,8 @@ class _TestScorer:
         if self.source.checkpoints:
             checkpoints = [
                 p.for_records(records, f"exceptions of {self.name!r}")
+                if isinstance(p, Predictions)
+                else batched(p, [str(r["input"]) for r in records])
                 for p in self.source.checkpoints
             ]
         else:
