@@ -12,10 +12,10 @@ import click
 from symcomp.cli.app import UserError, cli
 
 
-def _build_model(spec: str, language: Any, gold: Any) -> Any:
+def _build_model(spec: str, context: Any) -> Any:
     from symcomp.metrics.models import load_model
 
-    return load_model(spec, language, gold)
+    return load_model(spec, context)
 
 
 @cli.command()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,16 @@ from symcomp.metrics.predictions import Predictions
 
 Model = Callable[[list[str]], list[str]]
 BUILTIN = ("oracle", "copy-strings", "copy-input")
+
+
+@dataclass(frozen=True)
+class ModelContext:
+    """What a model factory may use for one test: the language, the test's gold outputs by
+    input (for the oracle) and its training records (for baselines fit on training data)."""
+
+    language: Language
+    gold: Mapping[str, str] = field(default_factory=dict)
+    train: Sequence[Mapping[str, Any]] = ()
 
 
 def as_model(candidate: Any, name: str = "model") -> Model:
@@ -97,12 +108,12 @@ def from_predictions(predictions: Predictions) -> Model:
     return predict
 
 
-def load_model(spec: str, language: Language, gold: Mapping[str, str]) -> Model:
+def load_model(spec: str, context: ModelContext) -> Model:
     """Resolve ``--model``: a built-in name, ``module:attribute`` or ``file.py:attribute``."""
     if spec == "oracle":
-        return oracle(language, gold)
+        return oracle(context.language, context.gold)
     if spec == "copy-strings":
-        return copy_strings(language)
+        return copy_strings(context.language)
     if spec == "copy-input":
         return copy_input
     location, _, attribute = spec.rpartition(":")

@@ -29,7 +29,7 @@ from symcomp.artifacts import read_examples, read_manifest
 from symcomp.errors import DataError
 from symcomp.language import Language
 from symcomp.metrics.localism import localism_scores
-from symcomp.metrics.models import Model, batched, gold_table, oracle
+from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
 from symcomp.metrics.predictions import Predictions, aligned_predictions
 from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
 from symcomp.registry import get_language
@@ -37,7 +37,7 @@ from symcomp.splits import read_split
 from symcomp.suites.unroll import read_records
 
 Record = dict[str, Any]
-ModelFactory = Callable[[Language, Mapping[str, str]], Model]
+ModelFactory = Callable[[ModelContext], Model]
 
 
 @dataclass
@@ -54,11 +54,11 @@ class PredictionSource:
 
     @classmethod
     def of_model(cls, name: str, model: Model) -> PredictionSource:
-        return cls(name, model=lambda language, gold: model)
+        return cls(name, model=lambda context: model)
 
     @classmethod
     def oracle(cls) -> PredictionSource:
-        return cls("oracle", model=oracle)
+        return cls("oracle", model=lambda context: oracle(context.language, context.gold))
 
 
 def evaluate_suite(
@@ -101,9 +101,11 @@ class _TestScorer:
         self.pool = pool
         self.language = language
         self.source = source
-        self.model = source.model(language, gold_table(pool)) if source.model else None
         split = read_split(suite / entry["split"], pool_size=len(pool))
         self.test = [pool[index] for index in split.test]
+        self.train = [pool[index] for index in split.train]
+        context = ModelContext(language, gold_table(pool), self.train)
+        self.model = source.model(context) if source.model else None
 
     def score(self) -> dict[str, Any]:
         kind = self.entry["kind"]
