@@ -1,0 +1,145 @@
+"""``symcomp verify``: check a dataset's labels (or outputs) against the language's meaning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from symcomp.cli.app import UserError, cli, language_argument, progress
+
+
+@cli.command()
+@click.argument("data", type=click.Path(path_type=Path))
+@click.option(
+    "--language",
+    "language_name",
+    help="Language of the data (default: the one named by manifest.json beside DATA).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "tsv", "mnli"]),
+    help="Row format (default: from the file name and header).",
+)
+@click.option(
+    "--labels",
+    default="auto",
+    show_default=True,
+    help="Label vocabulary: auto, two-way (neutral/contradiction = non-entailment), or "
+    "WORD=CLASS,... with CLASS entailment|non-entailment|neutral|contradiction.",
+)
+@click.option(
+    "--prover",
+    type=click.Choice(["z3", "eprover"]),
+    default="z3",
+    show_default=True,
+    help="Prover deciding NLI labels.",
+)
+@click.option(
+    "--cross-check",
+    type=click.Choice(["eprover", "z3"]),
+    help="A second prover that re-decides --sample rows; any difference is reported.",
+)
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="Rows to cross-check (chosen with --seed).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option(
+    "--timeout-ms",
+    type=click.IntRange(min=1),
+    default=5000,
+    show_default=True,
+    help="Prover time per pair; a pair that runs out is UNKNOWN.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (the report is identical for any value).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--strict", is_flag=True, help="Unknown verdicts count as disagreements.")
+@click.option(
+    "--allow-unparsable",
+    is_flag=True,
+    help="Rows outside the language are reported but do not make the exit code 2.",
+)
+@click.option(
+    "--max-listed",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Rows listed per section of the text report (0: all).",
+)
+@click.pass_context
+def verify(
+    ctx: click.Context,
+    data: Path,
+    language_name: str | None,
+    fmt: str | None,
+    labels: str,
+    prover: str,
+    cross_check: str | None,
+    sample: int,
+    seed: int,
+    timeout_ms: int,
+    jobs: int,
+    as_json: bool,
+    strict: bool,
+    allow_unparsable: bool,
+    max_listed: int,
+) -> None:
+    """Check the labels (or outputs) of DATA: a JSONL/TSV/MultiNLI file or a pool folder.
+
+    \b
+    NLI languages (monotonicity): each premise and hypothesis is parsed, given its
+    first-order meaning and the pair is proved; the verdict is compared with the label.
+    Other languages: output == interpret(input).
+    Exit status: 0 all agree, 1 disagreements (unknown only with --strict),
+    2 bad usage or input (unreadable rows; unparsable ones unless --allow-unparsable).
+    """
+    from symcomp.rows import data_file
+    from symcomp.verify import VerifyOptions
+    from symcomp.verify_report import verify_file
+
+    path = data_file(data)
+    language = language_argument(language_name or _manifest_language(path))
+    options = VerifyOptions(
+        prover=prover, timeout_ms=timeout_ms, labels=labels, cross_check=cross_check
+    )
+    with progress(ctx, _lines(path), "verify") as step:
+        report = verify_file(
+            data, language, options, fmt=fmt, jobs=jobs, sample=sample, seed=seed, progress=step
+        )
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.format(max_listed=max_listed))
+    ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
+
+
+def _manifest_language(path: Path) -> str:
+    """The language named by ``manifest.json`` next to the data file."""
+    manifest = path.parent / "manifest.json"
+    try:
+        name = json.loads(manifest.read_text(encoding="utf-8")).get("language")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    if not isinstance(name, str):
+        raise UserError(
+            f"{path}: which language is it? No manifest.json beside it names one; pass "
+            f"--language (see `symcomp languages`)."
+        )
+    return name
+
+
+def _lines(path: Path) -> int:
+    with path.open(encoding="utf-8") as handle:
+        return sum(1 for line in handle if line.strip())

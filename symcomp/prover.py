@@ -1,0 +1,156 @@
+"""The prover protocol: a problem in, a verdict out (never a bare bool).
+
+A :class:`Problem` is named premises, a hypothesis and named background axioms, all
+first-order formulas (:mod:`symcomp.fol`). A prover answers with a :class:`Verdict`: one of
+ENTAILMENT, CONTRADICTION, NEUTRAL or UNKNOWN (with the reason), the names of the premises
+and axioms the proof used (the unsat core), and the time it took.
+
+Every backend runs the same two refutations and combines them with :func:`decide`:
+
+1. axioms + premises + ``not hypothesis`` unsatisfiable ⇒ the hypothesis follows;
+2. axioms + premises + ``hypothesis`` unsatisfiable ⇒ the hypothesis is contradicted.
+
+Backends: ``z3`` (:mod:`symcomp.prover_z3`, the default) and ``eprover``
+(:mod:`symcomp.prover_e`, the E theorem prover through TPTP, for cross-checking). NLTK's own
+provers are not used: they are unsound for this purpose.
+
+>>> decide(Refutation.PROVED, Refutation.CONSISTENT)
+<Label.ENTAILMENT: 'ENTAILMENT'>
+>>> decide(Refutation.CONSISTENT, Refutation.CONSISTENT)
+<Label.NEUTRAL: 'NEUTRAL'>
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from symcomp.errors import SymcompError
+from symcomp.fol import Formula, signature
+from symcomp.sidecar import did_you_mean
+
+PROVERS = ("z3", "eprover")
+DEFAULT_TIMEOUT_MS = 5000
+HYPOTHESIS = "hypothesis"
+NEGATED_HYPOTHESIS = "negated_hypothesis"
+
+
+class Label(enum.StrEnum):
+    """What a prover concluded about premises ⇒ hypothesis."""
+
+    ENTAILMENT = "ENTAILMENT"
+    CONTRADICTION = "CONTRADICTION"
+    NEUTRAL = "NEUTRAL"
+    UNKNOWN = "UNKNOWN"
+
+
+class Refutation(enum.Enum):
+    """Outcome of one refutation check."""
+
+    PROVED = "proved"  # the assumptions are unsatisfiable
+    CONSISTENT = "consistent"  # a model exists
+    UNKNOWN = "unknown"  # timeout, resource limit, incompleteness
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A prover's answer.
+
+    Attributes
+    ----------
+    label : Label
+        ENTAILMENT, CONTRADICTION, NEUTRAL or UNKNOWN.
+    reason : str
+        Why the answer is UNKNOWN (empty otherwise).
+    used : tuple of str
+        Names of the premises, axioms and hypothesis the decisive refutation used.
+    seconds : float
+        Wall-clock time of both checks.
+    prover : str
+        The backend's name.
+    """
+
+    label: Label
+    reason: str = ""
+    used: tuple[str, ...] = ()
+    seconds: float = 0.0
+    prover: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Premises ⇒ hypothesis under background axioms, every formula with a name."""
+
+    premises: tuple[tuple[str, Formula], ...]
+    hypothesis: Formula
+    axioms: tuple[tuple[str, Formula], ...] = field(default=())
+
+    def relevant_axioms(self) -> tuple[tuple[str, Formula], ...]:
+        """The axioms whose predicates all occur in the premises or the hypothesis.
+
+        An axiom with a predicate the problem never mentions is left out. For the hyponymy
+        axioms shipped with symcomp (implications from hyponym to hypernym predicates, two
+        disjoint sets) this cannot change the answer: a fresh hypernym can be true of
+        everything and a fresh hyponym of nothing. It keeps problems small and unsat cores
+        readable.
+        """
+        used: dict[str, int] = {}
+        for _name, formula in self.premises:
+            signature(formula, used)
+        signature(self.hypothesis, used)
+        return tuple(
+            (name, axiom)
+            for name, axiom in self.axioms
+            if all(predicate in used for predicate in signature(axiom))
+        )
+
+
+class Prover(Protocol):
+    """What every backend provides."""
+
+    name: str
+
+    def prove(self, problem: Problem) -> Verdict:
+        """Decide premises ⇒ hypothesis."""
+        ...
+
+
+def decide(entailment: Refutation, contradiction: Refutation) -> Label:
+    """Combine refutation 1 (of ``not hypothesis``) and 2 (of ``hypothesis``)."""
+    if entailment is Refutation.UNKNOWN or contradiction is Refutation.UNKNOWN:
+        return Label.UNKNOWN
+    if entailment is Refutation.PROVED:
+        return Label.UNKNOWN if contradiction is Refutation.PROVED else Label.ENTAILMENT
+    return Label.CONTRADICTION if contradiction is Refutation.PROVED else Label.NEUTRAL
+
+
+def inconsistent_reason(entailment: Refutation, contradiction: Refutation) -> str:
+    """The reason of an UNKNOWN that comes from inconsistent premises ('' otherwise)."""
+    if entailment is Refutation.PROVED and contradiction is Refutation.PROVED:
+        return "the premises contradict the axioms, so every hypothesis follows"
+    return ""
+
+
+def make_prover(name: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Prover:
+    """The backend called ``name`` (``z3`` or ``eprover``) with a per-problem timeout."""
+    if timeout_ms < 1:
+        raise SymcompError(f"the timeout must be at least 1 ms, got {timeout_ms}.")
+    if name == "z3":
+        from symcomp.prover_z3 import Z3Prover
+
+        return Z3Prover(timeout_ms=timeout_ms)
+    if name == "eprover":
+        from symcomp.prover_e import EProver
+
+        return EProver(timeout_ms=timeout_ms)
+    raise SymcompError(
+        f"unknown prover {name!r}{did_you_mean(name, PROVERS)}; provers: {', '.join(PROVERS)}."
+    )
+
+
+def ordered_names(names: Iterable[str], order: Iterable[str]) -> tuple[str, ...]:
+    """``names`` in the order of ``order`` (cores come back as sets)."""
+    wanted = set(names)
+    return tuple(name for name in order if name in wanted)

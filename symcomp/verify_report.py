@@ -1,0 +1,261 @@
+"""The verification report (counts, tables, listed problems, exit code, JSON) and
+:func:`verify_file`, the whole ``symcomp verify`` pipeline as one call.
+
+Nothing in a report depends on timing or on the number of worker processes, so the same
+data gives the same report byte for byte.
+
+Exit codes (DESIGN.md): 0 every row agrees; 1 a row disagrees (or a cross-check does; with
+``strict``, an unknown counts too); 2 bad input: a row is invalid (bad JSON, missing
+column, unknown label) or, unless ``allow_unparsable``, not in the language.
+
+>>> from symcomp.verify import Check, Status
+>>> report = Report(source="d.jsonl", language="scan", checker="recomputation")
+>>> report.add(Check(1, "a", Status.AGREE, "I_WALK", "I_WALK"))
+>>> report.add(Check(2, "b", Status.DISAGREE, "I_RUN", "I_WALK", texts=(("input", "walk"),)))
+>>> report.exit_code(), report.counts["disagree"]
+(1, 1)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symcomp.language import Language
+from symcomp.rows import data_file, guess_format, read_rows
+from symcomp.verify import (
+    Check,
+    Status,
+    VerifyOptions,
+    checker_for,
+    sample_indices,
+    verify_rows,
+)
+
+EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
+SECTIONS = (
+    (Status.DISAGREE, "disagreements"),
+    (Status.UNKNOWN, "unknown"),
+    (Status.UNPARSABLE, "unparsable rows"),
+    (Status.INVALID, "invalid rows"),
+)
+GROUP_ORDER = ("label", "depth")
+PROGRESS_STEP = 100
+
+
+@dataclass
+class Report:
+    """Everything ``symcomp verify`` prints, accumulated one :class:`Check` at a time."""
+
+    source: str
+    language: str
+    checker: str
+    options: dict[str, Any] = field(default_factory=dict)
+    rows: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    groups: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+    problems: list[Check] = field(default_factory=list)
+    cross: Counter[str] = field(default_factory=Counter)
+    cross_problems: list[Check] = field(default_factory=list)
+
+    def add(self, check: Check) -> None:
+        """Count one row's check."""
+        self.rows += 1
+        self.counts[check.status.value] += 1
+        for name, value in check.groups:
+            self.groups.setdefault(name, {}).setdefault(value, Counter())[check.status.value] += 1
+        if check.status is not Status.AGREE:
+            self.problems.append(check)
+        if check.cross is not None:
+            outcome = "agree" if check.cross.agrees else "disagree"
+            if "UNKNOWN" in (check.cross.found, check.found):
+                outcome = "unknown"
+            self.cross[outcome] += 1
+            if outcome != "agree":
+                self.cross_problems.append(check)
+
+    def add_all(self, checks: Iterable[Check]) -> Report:
+        for check in checks:
+            self.add(check)
+        return self
+
+    def exit_code(self, *, strict: bool = False, allow_unparsable: bool = False) -> int:
+        """0 all agree, 1 disagreements, 2 bad input (see the module docstring)."""
+        if self.counts[Status.INVALID] or (self.counts[Status.UNPARSABLE] and not allow_unparsable):
+            return EXIT_BAD_INPUT
+        unknown = self.counts[Status.UNKNOWN] + self.cross["unknown"]
+        if self.counts[Status.DISAGREE] or self.cross["disagree"] or (strict and unknown):
+            return EXIT_DISAGREE
+        return EXIT_OK
+
+    # -- JSON ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "language": self.language,
+            "checker": self.checker,
+            "options": dict(self.options),
+            "summary": {"rows": self.rows, **{s.value: self.counts[s.value] for s in Status}},
+            "groups": {
+                name: {value: dict(counts) for value, counts in _sorted_values(values)}
+                for name, values in self.groups.items()
+            },
+            "cross_check": dict(self.cross) if self.cross else None,
+            "problems": [_check_json(check) for check in self.problems],
+            "cross_check_problems": [_check_json(check) for check in self.cross_problems],
+        }
+
+    # -- text ------------------------------------------------------------------------------
+
+    def format(self, max_listed: int = 100) -> str:
+        """The summary table, per-group tables, cross-check line and listed problems."""
+        lines = [f"verify {self.source}: language {self.language}, checker {self.checker}"]
+        lines += self._summary()
+        for name in sorted(self.groups, key=_group_rank):
+            lines += ["", *self._group_table(name)]
+        if self.cross:
+            total = sum(self.cross.values())
+            lines += [
+                "",
+                f"cross-check on {total:,} sampled rows: agree {self.cross['agree']:,}, "
+                f"disagree {self.cross['disagree']:,}, unknown {self.cross['unknown']:,}",
+            ]
+        for status, title in SECTIONS:
+            listed = [check for check in self.problems if check.status is status]
+            if listed:
+                lines += ["", f"{title} ({len(listed):,}):"]
+                lines += _listing(listed, max_listed)
+        if self.cross_problems:
+            lines += ["", f"cross-check differences ({len(self.cross_problems):,}):"]
+            lines += _listing(self.cross_problems, max_listed, cross=True)
+        return "\n".join(lines)
+
+    def _summary(self) -> list[str]:
+        lines = [f"  {'rows':<12}{self.rows:>10,}"]
+        for status in Status:
+            count = self.counts[status.value]
+            share = f"{100 * count / self.rows:8.2f}%" if self.rows else ""
+            lines.append(f"  {status.value:<12}{count:>10,}{share}")
+        return lines
+
+    def _group_table(self, name: str) -> list[str]:
+        columns = [status.value for status in Status]
+        header = f"  {'by ' + name:<18}{'rows':>8}" + "".join(f"{c:>12}" for c in columns)
+        lines = [header]
+        for value, counts in _sorted_values(self.groups[name]):
+            total = sum(counts.values())
+            cells = "".join(f"{counts[column]:>12,}" for column in columns)
+            lines.append(f"  {value:<18}{total:>8,}{cells}")
+        return lines
+
+
+def _group_rank(name: str) -> tuple[int, str]:
+    return (GROUP_ORDER.index(name) if name in GROUP_ORDER else len(GROUP_ORDER), name)
+
+
+def _sorted_values(values: dict[str, Counter[str]]) -> list[tuple[str, Counter[str]]]:
+    def key(item: tuple[str, Counter[str]]) -> tuple[int, int, str]:
+        value = item[0]
+        return (0, int(value), "") if value.isdigit() else (1, 0, value)
+
+    return sorted(values.items(), key=key)
+
+
+def _listing(checks: list[Check], max_listed: int, cross: bool = False) -> list[str]:
+    shown = checks if max_listed == 0 else checks[:max_listed]
+    lines: list[str] = []
+    for check in shown:
+        lines += _describe(check, cross)
+    if len(shown) < len(checks):
+        lines.append(
+            f"  ... and {len(checks) - len(shown):,} more (--max-listed 0 lists all; --json "
+            f"writes every row)"
+        )
+    return lines
+
+
+def _describe(check: Check, cross: bool) -> list[str]:
+    head = f"  line {check.line}  id {check.id}"
+    if check.status in (Status.DISAGREE, Status.UNKNOWN) or cross:
+        head += f"  expected {check.expected or '-'}, found {check.found or '-'}"
+    if cross and check.cross is not None:
+        head += f", {check.cross.prover} found {check.cross.found}"
+    lines = [head]
+    width = max((len(role) for role, _text in check.texts), default=0) + 1
+    lines += [f"    {role + ':':<{width}} {text}" for role, text in check.texts]
+    if check.evidence:
+        lines.append(f"    {'used:':<{width}} {', '.join(check.evidence)}")
+    message = check.message or (check.cross.reason if cross and check.cross else "")
+    if message:
+        lines += ["    " + line for line in message.splitlines()]
+    return lines
+
+
+def _check_json(check: Check) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "line": check.line,
+        "id": check.id,
+        "status": check.status.value,
+        "expected": check.expected,
+        "found": check.found,
+        "texts": dict(check.texts),
+        "message": check.message,
+        "used": list(check.evidence),
+    }
+    if check.cross is not None:
+        data["cross_check"] = {
+            "prover": check.cross.prover,
+            "found": check.cross.found,
+            "agrees": check.cross.agrees,
+            "reason": check.cross.reason,
+        }
+    return data
+
+
+def verify_file(
+    location: Path,
+    language: Language,
+    options: VerifyOptions,
+    *,
+    fmt: str | None = None,
+    jobs: int = 1,
+    sample: int = 0,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Check every row of a data file (or pool folder) and return the report.
+
+    ``sample`` rows, chosen with ``seed``, are also checked by ``options.cross_check``.
+
+    Raises
+    ------
+    DataError
+        When the file cannot be read at all (missing, empty, MNLI header incomplete).
+    SymcompError
+        When the options do not fit the language (unknown prover, bad --labels).
+    """
+    path = data_file(location)
+    fmt = fmt or guess_format(path)
+    checker = checker_for(language, options)  # fails fast on options that do not fit
+    total = sum(1 for _row in read_rows(path, fmt, checker.columns))
+    cross = sample_indices(total, sample, seed) if options.cross_check and sample else frozenset()
+    report = Report(
+        source=str(path),
+        language=language.name,
+        checker=checker.name,
+        options={**asdict(options), "format": fmt, "cross_check_sample": len(cross)},
+    )
+    rows = read_rows(path, fmt, checker.columns)
+    # worker processes are forked: each gets its own copy of the checker
+    checks = verify_rows(rows, lambda: checker, jobs=jobs, cross=cross)
+    for count, check in enumerate(checks, start=1):
+        report.add(check)
+        if progress is not None and count % PROGRESS_STEP == 0:
+            progress(PROGRESS_STEP)
+    if progress is not None:
+        progress(report.rows % PROGRESS_STEP)
+    return report
