@@ -249,14 +249,28 @@ class Language:
         tables: Mapping[str, Table] | None = None,
         used: AbstractSet[Hashable] = frozenset(),
     ) -> Derivation:
-        """One raw draw within the depth and length limits (raises :class:`Rejected`)."""
-        derivation = self.sampler.sample(
-            rng, tables=tables, used=used, max_length=limits.get("max_length")
-        )
+        """One draw within the depth and length limits (raises :class:`Rejected`)."""
+        derivation = self.derive(rng, tables=tables, used=used, max_length=limits.get("max_length"))
         max_depth = limits.get("max_depth")
         if max_depth is not None and tree_metrics(derivation.tree, self.functions)[0] > max_depth:
             raise Rejected("depth")
         return derivation
+
+    def derive(
+        self,
+        rng: random.Random,
+        *,
+        tables: Mapping[str, Table] | None = None,
+        used: AbstractSet[Hashable] = frozenset(),
+        max_length: int | None = None,
+    ) -> Derivation:
+        """The generative step: one derivation, by default drawn top-down from the grammar.
+
+        Override for languages generated another way (CobA draws a value and decomposes it);
+        the result must be the tree the grammar's parser builds for its tokens. Raise
+        :class:`Rejected` for a draw over ``max_length``.
+        """
+        return self.sampler.sample(rng, tables=tables, used=used, max_length=max_length)
 
     def uniqueness_keys(self, tree: Tree[Any], text: str) -> Iterable[Hashable]:
         """Keys that must be new in a pool for an example to join it (beyond its input).

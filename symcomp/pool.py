@@ -120,7 +120,7 @@ def draw_pool(
         if target is not None:
             tables = sampler.weighted_tables(language.random_weights(rng))
         try:
-            derivation = sampler.sample(
+            derivation = language.derive(
                 rng, tables=tables, used=used_content, max_length=limits["max_length"]
             )
         except Rejected as rejection:

@@ -177,3 +177,62 @@ def scan(ctx: click.Context, out: Path, seed: int, export: bool, overwrite: bool
             out, ScanSuiteSpec(seed=seed, export=export), overwrite=overwrite, progress=_say(ctx)
         ),
     )
+
+
+@suite.command("arithmetic")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Suite folder.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--in-domain",
+    type=click.IntRange(min=10),
+    default=24_000,
+    show_default=True,
+    help="In-domain expressions per partition (split 90/10 into train and dev).",
+)
+@click.option(
+    "--generalisation",
+    type=click.IntRange(min=10),
+    default=12_000,
+    show_default=True,
+    help="Generalisation expressions per partition (the test).",
+)
+@click.option("--export/--no-export", default=True, show_default=True)
+@click.option("--overwrite", is_flag=True)
+@click.pass_context
+def arithmetic(
+    ctx: click.Context,
+    out: Path,
+    seed: int,
+    in_domain: int,
+    generalisation: int,
+    export: bool,
+    overwrite: bool,
+) -> None:
+    """CobA's five partitions with their Table 1 statistics."""
+    from symcomp.suites.arithmetic import ArithmeticSuiteSpec, build
+
+    spec = ArithmeticSuiteSpec(
+        seed=seed, in_domain=in_domain, generalisation=generalisation, export=export
+    )
+    manifest = build(out, spec, overwrite=overwrite, progress=_say(ctx))
+    _summary(out, manifest)
+    click.echo(_table1(manifest))
+
+
+def _table1(manifest: dict[str, Any]) -> str:
+    """The CobA paper's Table 1, one row per partition and set."""
+    header = (
+        f"{'partition':<15}{'set':<16}{'mean value':>11}{'ops min/mean/max':>18}"
+        f"{'% mixed':>9}{'% swapped in':>14}{'% sub-expr in':>15}"
+    )
+    lines = ["", "Table 1", header, "-" * len(header)]
+    for name, entry in manifest["tests"].items():
+        for part, stats in entry["meta"]["statistics"].items():
+            ops = stats["operators"]
+            lines.append(
+                f"{name:<15}{part:<16}{stats['mean_value']:>11.2f}"
+                f"{ops['min']:>8}/{ops['mean']:>5.2f}/{ops['max']:<3}"
+                f"{stats['mixed_parity_percent']:>9.1f}{stats['swapped_in_domain_percent']:>14.1f}"
+                f"{stats['sub_expressions_in_domain_percent']:>15.1f}"
+            )
+    return "\n".join(lines)

@@ -11,6 +11,10 @@ Built-in reference points:
     a deliberately weak baseline: the input without its function words and commas.
 ``copy-input``
     the input unchanged.
+``random-guess``
+    a value drawn uniformly from 1..100, the same for the same input (CobA's baseline).
+``constant-mean``
+    the mean value of the test's training examples (CobA's baseline).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from symcomp.language import Language
 from symcomp.metrics.predictions import Predictions
 
 Model = Callable[[list[str]], list[str]]
-BUILTIN = ("oracle", "copy-strings", "copy-input")
+BUILTIN = ("oracle", "copy-strings", "copy-input", "random-guess", "constant-mean")
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,26 @@ def copy_input(inputs: list[str]) -> list[str]:
     return list(inputs)
 
 
+def random_guess(inputs: list[str]) -> list[str]:
+    """A uniform value in 1..100 per input, reproducible (seeded by the input text)."""
+    import random
+
+    return [str(random.Random(f"symcomp-random-guess:{text}").randint(1, 100)) for text in inputs]
+
+
+def constant_mean(train: Sequence[Mapping[str, Any]]) -> Model:
+    """Always the mean training value."""
+    values = [float(record["output"]) for record in train]
+    if not values:
+        raise SymcompError("constant-mean needs training examples with numeric outputs.")
+    mean = f"{sum(values) / len(values):.4f}"
+
+    def predict(inputs: list[str]) -> list[str]:
+        return [mean] * len(inputs)
+
+    return predict
+
+
 def from_predictions(predictions: Predictions) -> Model:
     """A model that looks its answers up in prediction files (None when missing)."""
 
@@ -116,6 +140,10 @@ def load_model(spec: str, context: ModelContext) -> Model:
         return copy_strings(context.language)
     if spec == "copy-input":
         return copy_input
+    if spec == "random-guess":
+        return random_guess
+    if spec == "constant-mean":
+        return constant_mean(context.train)
     location, _, attribute = spec.rpartition(":")
     if not location or not attribute:
         raise SymcompError(

@@ -32,6 +32,7 @@ from symcomp.metrics.localism import localism_scores
 from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
 from symcomp.metrics.predictions import Predictions, aligned_predictions
 from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
+from symcomp.metrics.values import pair_report, value_report
 from symcomp.registry import get_language
 from symcomp.splits import read_split
 from symcomp.suites.unroll import read_records
@@ -114,6 +115,8 @@ class _TestScorer:
             "substitutivity": self.substitutivity,
             "localism": self.localism,
             "overgeneralisation": self.overgeneralisation,
+            "value": self.values,
+            "value-pairs": self.value_pairs,
         }.get(kind)
         if scorer is None:
             raise DataError(f"{self.suite}: test {self.name!r} has unknown kind {kind!r}.")
@@ -203,6 +206,26 @@ class _TestScorer:
                 report["increasing_length"] = _by_function_and_length(corpus, predictions)
         return report
 
+    def values(self) -> dict[str, Any]:
+        predictions = self.predict(self.test, f"test {self.name!r}")
+        return value_report(self.test, predictions)
+
+    def value_pairs(self) -> dict[str, Any]:
+        report = self.values()
+        pairs = read_examples_any(self.suite / self.entry["aux"]["pairs"])
+        by_id = {str(record["id"]): record for record in self.pool}
+        needed = [
+            by_id[i] for i in sorted({p[k] for p in pairs for k in ("representative", "member")})
+        ]
+        predictions = dict(
+            zip(
+                (str(r["id"]) for r in needed),
+                self.predict(needed, f"pairs of {self.name!r}"),
+                strict=True,
+            )
+        )
+        return {**report, "pairs": pair_report(pairs, predictions, by_id)}
+
     def overgeneralisation(self) -> dict[str, Any]:
         exceptions = list(read_examples_any(self.suite / self.entry["aux"]["exceptions"]))
         records = [{"id": e["id"], "input": e["input"]} for e in exceptions]
@@ -280,6 +303,12 @@ ROWS: dict[str, tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...]] = {
     "overgeneralisation": (
         ("peak overgeneralisation", lambda r: r.get("peak")),
         ("exceptions memorised", lambda r: r.get("final_exception")),
+    ),
+    "value": (("RMSE", lambda r: r.get("rmse")), ("accuracy", lambda r: r.get("accuracy"))),
+    "value-pairs": (
+        ("evaluation RMSE", lambda r: r["pairs"].get("evaluation")),
+        ("agreement RMSE", lambda r: r["pairs"].get("agreement")),
+        ("harmonic mean", lambda r: r["pairs"].get("harmonic")),
     ),
 }
 
