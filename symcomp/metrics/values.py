@@ -11,8 +11,8 @@ substitutivity, localism
 
 Predictions are values written as text (``"34"``, ``"33.7"``).
 
->>> rmse([1.0, 5.0], [1, 2])
-2.1213203231...
+>>> round(rmse([1.0, 5.0], [1, 2]), 4)
+2.1213
 >>> harmonic_mean(0.0, 3.0), harmonic_mean(2.0, 2.0)
 (0.0, 2.0)
 """
