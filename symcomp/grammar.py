@@ -167,7 +167,7 @@ class Grammar:
         hint = f"\nexpected one of: {', '.join(expected)}" if expected else ""
         location = f"line {error.line}, column {error.column}" if error.line > 0 else "the end"
         return (
-            f"not a {self.name} input: {what} at {location}\n    {line}\n    {caret}{hint}\n"
+            f"not valid {self.name} input: {what} at {location}\n    {line}\n    {caret}{hint}\n"
             f"Check the input against the grammar ({self.source})."
         )
 

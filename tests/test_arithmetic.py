@@ -217,3 +217,16 @@ def test_check_value_agreement():
     assert check_value("2 × (14 + 3)", "34", notation="infix").agrees
     assert not check_value("+ 14 3", "18").agrees
     assert to_prefix(from_tree(ARITHMETIC.parse("+ 14 3"))) != "+ 3 14"
+
+
+def test_verify_checks_values_with_sympy(tmp_path: Path):
+    data = tmp_path / "data.tsv"
+    data.write_text("+ 2 3\t5\n2 × (14 + 3)\t34\n+ 2 3\t6\n+ 2\t2\n× 20 50\t1000\n")
+    result = CliRunner().invoke(cli, ["verify", str(data), "--language", "arithmetic", "--json"])
+    summary = json.loads(result.output)["summary"]
+    assert summary["agree"] == 2 and summary["disagree"] == 1
+    assert summary["unparsable"] == 1 and summary["invalid"] == 1
+    assert result.exit_code != 0
+    good = tmp_path / "good.tsv"
+    good.write_text("+ 2 3\t5\n2 × (14 + 3)\t34\n")
+    assert CliRunner().invoke(cli, ["verify", str(good), "--language", "arithmetic"]).exit_code == 0

@@ -108,7 +108,7 @@ def test_interpret_file_error_names_the_line(run, tmp_path):
     inputs.write_text("copy A1\nappend A1\n")
     result = run("interpret", "pcfg-set", "--file", inputs)
     assert result.exit_code == 2
-    assert f"{inputs}:2: not a pcfg-set input" in result.output
+    assert f"{inputs}:2: not valid pcfg-set input" in result.output
     assert "^" in result.output
 
 

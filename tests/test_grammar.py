@@ -100,7 +100,7 @@ def test_parse_error_shows_a_caret_under_the_offending_token():
     with pytest.raises(ParseError) as info:
         g.parse("stop cat")
     message = str(info.value)
-    assert "not a toy input: unexpected 'cat' at line 1, column 6" in message
+    assert "not valid toy input: unexpected 'cat' at line 1, column 6" in message
     assert "    stop cat\n         ^" in message
     assert "toy.lark" in message
     with pytest.raises(ParseError, match="ends too early"):

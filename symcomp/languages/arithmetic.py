@@ -61,6 +61,10 @@ class Arithmetic(Language):
 
     decompose_probability = 0.5
 
+    def make_checker(self, options: Any) -> ArithmeticChecker:
+        """``symcomp verify`` checks arithmetic data with sympy (see :class:`ArithmeticChecker`)."""
+        return ArithmeticChecker(options)
+
     def derive(
         self,
         rng: random.Random,
@@ -256,6 +260,76 @@ def _checked_infix(expression: str) -> str:
                 f"Infix expressions use integers, +, × (or *) and parentheses."
             )
     return expression
+
+
+def notation_of(expression: str) -> str:
+    """``prefix`` when the expression starts with an operator or is a single number, else
+    ``infix``.
+
+    >>> notation_of("× 2 + 14 3"), notation_of("2 × (14 + 3)"), notation_of("7")
+    ('prefix', 'infix', 'prefix')
+    """
+    tokens = expression.split()
+    if not tokens or tokens[0] in (ADD, MUL, "*") or len(tokens) == 1:
+        return "prefix"
+    return "infix"
+
+
+class ArithmeticChecker:
+    """``symcomp verify`` for arithmetic data: each row's value is recomputed with sympy.
+
+    A row holds an expression (``input``, or ``expression``) in prefix or infix notation and a
+    claimed value (``output``, or ``value``); TSV rows without header are ``expression<TAB>
+    value``. Malformed expressions are unparsable (with a caret), values outside 1..100 invalid.
+    """
+
+    columns: tuple[str, ...] = ("input", "output")
+    name = "sympy (value of the expression)"
+
+    def __init__(self, options: Any) -> None:
+        from symcomp.errors import SymcompError
+
+        if getattr(options, "cross_check", None):
+            raise SymcompError(
+                "--cross-check compares provers; arithmetic values are checked "
+                "with sympy alone. Drop --cross-check."
+            )
+
+    def check(self, row: Any, *, cross_check: bool = False) -> Any:
+        from symcomp.verify import Check, Status, invalid, row_id
+
+        if row.error:
+            return invalid(row, row.error)
+        identifier = row_id(row.fields, row.line)
+        expression = row.fields.get("input", row.fields.get("expression"))
+        claimed = row.fields.get("output", row.fields.get("value"))
+        if expression is None or claimed is None:
+            return invalid(
+                row, "a row needs an expression (input) and a value (output)", identifier
+            )
+        expression, claimed = str(expression), str(claimed)
+        base = Check(
+            row.line, identifier, Status.AGREE, claimed, texts=(("expression", expression),)
+        )
+        try:
+            result = check_value(expression, claimed, notation=notation_of(expression))
+        except ParseError as error:
+            return replace_check(base, status=Status.UNPARSABLE, message=f"expression: {error}")
+        except DataError as error:
+            return replace_check(base, status=Status.INVALID, message=str(error))
+        status = Status.AGREE if result.agrees else Status.DISAGREE
+        return replace_check(
+            base,
+            status=status,
+            found=str(result.value),
+            groups=(("operators", str(result.infix.count(ADD) + result.infix.count(MUL))),),
+        )
+
+
+def replace_check(check: Any, **changes: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(check, **changes)
 
 
 def get_arithmetic() -> Arithmetic:
