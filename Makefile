@@ -37,6 +37,10 @@ demo: $(STAMP)
 	$(BIN)/symcomp -q suite pcfg-set --n 4000 --seed 0 --out $(DEMO)/pcfg-set-suite --overwrite
 	@echo "== report card: an oracle against a baseline that copies the input strings"
 	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model oracle --model copy-strings
+	@echo "== CobA arithmetic: the five partitions at 1/10 scale, with their Table 1 statistics"
+	$(BIN)/symcomp -q suite arithmetic --in-domain 2400 --generalisation 1200 --out $(DEMO)/arithmetic --overwrite
+	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
+	$(BIN)/symcomp evaluate $(DEMO)/arithmetic --model random-guess --model constant-mean
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
