@@ -176,8 +176,9 @@ def iter_pairs(spec: PairSpec, stats: PairStats | None = None) -> Iterator[Pair]
     stats = stats if stats is not None else PairStats()
     rng = random.Random(spec.seed)
     seen: set[tuple[str, str]] = set()
-    for depth_, polarity_ in schedule(spec, rng):
-        base = _draw_new(spec, depth_, polarity_, rng, seen, stats)
+    for index, (depth_, polarity_) in enumerate(schedule(spec, rng)):
+        drawn = _draw_new(spec, depth_, polarity_, rng, seen, stats)
+        base = Pair(drawn.premise, drawn.hypothesis, drawn.label, {**drawn.meta, "pair": index})
         yield base
         yield reverse(base)
 

@@ -10,9 +10,10 @@ Formats
 ``jsonl``
     One JSON object per line (``examples.jsonl`` of a pool, or any such file).
 ``tsv``
-    TAB-separated. If the first line names known columns it is a header and rows are read
-    by name; otherwise columns are positional, in the order the checker asks for
-    (``premise, hypothesis, label`` for NLI, ``input, output`` for seq2seq).
+    TAB-separated; lines starting with ``#`` are comments. If the first line names known
+    columns it is a header and rows are read by name; otherwise columns are positional, in
+    the order the checker asks for (``premise, hypothesis, label`` for NLI, ``input,
+    output`` for seq2seq).
 ``mnli``
     The MultiNLI layout (Yanaka et al.'s ``format.py`` and MED): a header with at least
     ``sentence1``, ``sentence2`` and ``gold_label``; ``pairID`` is the row id.
@@ -123,7 +124,7 @@ def _tsv(
     header: list[str] | None = None
     first = True
     for number, line in lines:
-        if not line.strip():
+        if not line.strip() or line.startswith("#"):
             continue
         cells = line.split("\t")
         if first:
