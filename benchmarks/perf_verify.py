@@ -1,0 +1,140 @@
+"""Verification speed: monotonicity pairs per second with z3 and with E, by depth and --jobs.
+
+For each depth (default 1, 3, 5) a pool of pairs of that depth only is generated, then
+``symcomp.verify_report.verify_file`` checks it (parse, compose, prove, compare) with each
+prover and ``--jobs`` value; each configuration runs ``--repeat`` times and the median wall
+time is reported, with pairs per wall-clock second and per CPU-second (the CPU time of this
+process and its workers, which is what "per core" means when other work shares the machine).
+The E rows use a smaller pool (E starts one process per refutation); the E/z3 ratio compares
+pairs per second at the same depth and jobs. Every run must agree on every pair.
+
+    python benchmarks/perf_verify.py [--n 600] [--n-eprover 150] [--depths 1 3 5]
+        [--jobs 1 2] [--repeat 3] [--out runs/benchmarks]
+
+Writes ``perf_verify.json`` and ``perf_verify.md`` into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import symcomp
+from symcomp.monotonicity_pairs import PairSpec, generate_pairs
+from symcomp.verify import VerifyOptions
+from symcomp.verify_report import verify_file
+
+
+def write_pool(folder: Path, n: int, depth: int) -> Path:
+    language = symcomp.get_language("monotonicity")
+    path = folder / f"depth{depth}-{n}.jsonl"
+    with path.open("w", encoding="utf-8") as handle:
+        for pair in generate_pairs(PairSpec(n=n, seed=0, depths=(depth,))):
+            handle.write(json.dumps(pair.record(language.name, language.version)) + "\n")
+    return path
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def warm_up(folder: Path) -> None:
+    """Load the grammar, the λ-term lexicon, nltk and z3 once, outside the timings."""
+    path = folder / "warm-up.tsv"
+    path.write_text("Some dogs ran.\tSome animals ran.\tentailment\n", encoding="utf-8")
+    for prover in ("z3", "eprover"):
+        verify_file(path, symcomp.get_language("monotonicity"), VerifyOptions(prover=prover))
+
+
+def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
+    language = symcomp.get_language("monotonicity")
+    walls, cpus, rows = [], [], 0
+    for _ in range(repeat):
+        cpu, start = cpu_seconds(), time.perf_counter()
+        report = verify_file(path, language, VerifyOptions(prover=prover), jobs=jobs)
+        walls.append(time.perf_counter() - start)
+        cpus.append(cpu_seconds() - cpu)
+        rows = report.rows
+        if report.counts["agree"] != rows:
+            raise SystemExit(f"{prover} disagreed on {path}: {dict(report.counts)}")
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    return {
+        "prover": prover,
+        "jobs": jobs,
+        "pairs": rows,
+        "seconds": round(wall, 3),
+        "pairs_per_second": round(rows / wall, 1),
+        "pairs_per_cpu_second": round(rows / cpu, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=600, help="pairs per depth for z3")
+    parser.add_argument("--n-eprover", type=int, default=150, help="pairs per depth for E")
+    parser.add_argument("--depths", type=int, nargs="+", default=[1, 3, 5])
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    args = parser.parse_args()
+    rows = []
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory() as folder:
+        warm_up(Path(folder))
+        for depth in args.depths:
+            pools = {
+                "z3": write_pool(Path(folder), args.n, depth),
+                "eprover": write_pool(Path(folder), args.n_eprover, depth),
+            }
+            for jobs in args.jobs:
+                for prover, path in pools.items():
+                    row = {"depth": depth, **measure(path, prover, jobs, args.repeat)}
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+    for row in rows:
+        if row["prover"] == "eprover":
+            z3 = next(
+                r for r in rows if r["prover"] == "z3" and r["depth"] == row["depth"]
+                and r["jobs"] == row["jobs"]
+            )  # fmt: skip
+            row["z3_to_eprover"] = round(z3["pairs_per_second"] / row["pairs_per_second"], 1)
+    report = {
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(value, 2) for value in load],
+        "load_average_at_end": [round(value, 2) for value in os.getloadavg()],
+        "rows": rows,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "perf_verify.json").write_text(json.dumps(report, indent=2) + "\n")
+    lines = [
+        f"Load average {report['load_average_at_start']} at start, "
+        f"{report['load_average_at_end']} at end ({report['cpus']} CPUs): other work shares "
+        f"the machine, so per-CPU-second rates are the fairer per-core figure.",
+        "",
+        "| depth | prover | jobs | pairs | seconds | pairs/s | pairs/CPU-s | z3 : E |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        *(
+            f"| {r['depth']} | {r['prover']} | {r['jobs']} | {r['pairs']:,} | {r['seconds']} "
+            f"| {r['pairs_per_second']} | {r['pairs_per_cpu_second']} "
+            f"| {r.get('z3_to_eprover', '')} |"
+            for r in rows
+        ),
+    ]
+    (args.out / "perf_verify.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
