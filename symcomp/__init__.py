@@ -8,6 +8,11 @@ The public API: languages (built-in or your own), sampling, parsing and interpre
 'I_WALK I_WALK'
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from symcomp.errors import (
     DataError,
     GenerationError,
@@ -18,13 +23,43 @@ from symcomp.errors import (
     SemanticsError,
     SymcompError,
 )
-from symcomp.example import Example, content_id
-from symcomp.grammar import Grammar
-from symcomp.language import Language
-from symcomp.registry import available, get_language, load_plugins, register
-from symcomp.semantics import Semantics
-from symcomp.sidecar import Sidecar
 from symcomp.version import __version__
+
+if TYPE_CHECKING:
+    from symcomp.example import Example, content_id
+    from symcomp.grammar import Grammar
+    from symcomp.language import Language
+    from symcomp.registry import available, get_language, load_plugins, register
+    from symcomp.semantics import Semantics
+    from symcomp.sidecar import Sidecar
+
+# The rest of the API is imported on first use, so `symcomp --help` does not load lark and
+# networkx (the CLI lives in the subpackage symcomp.cli, whose import runs this file).
+_LAZY = {
+    "Example": "symcomp.example",
+    "content_id": "symcomp.example",
+    "Grammar": "symcomp.grammar",
+    "Language": "symcomp.language",
+    "available": "symcomp.registry",
+    "get_language": "symcomp.registry",
+    "load_plugins": "symcomp.registry",
+    "register": "symcomp.registry",
+    "Semantics": "symcomp.semantics",
+    "Sidecar": "symcomp.sidecar",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'symcomp' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "DataError",

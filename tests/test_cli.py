@@ -186,3 +186,18 @@ def test_plugin_from_environment(run, tmp_path, monkeypatch):
     )
     monkeypatch.setenv("SYMCOMP_PLUGINS", str(path))
     assert run("interpret", "tiny-env", "go").output == "GO\n"
+
+
+def test_the_cli_starts_without_heavy_imports():
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, symcomp.cli; "
+        "print(sorted(m for m in ('lark', 'networkx', 'torch', 'dgl', 'z3', 'nltk', 'sympy') "
+        "if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
