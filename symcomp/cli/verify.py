@@ -101,7 +101,8 @@ def verify(
     \b
     NLI languages (monotonicity): each premise and hypothesis is parsed, given its
     first-order meaning and the pair is proved; the verdict is compared with the label.
-    Other languages: output == interpret(input).
+    Other languages: their own checker (arithmetic: sympy values), else
+    output == interpret(input).
     Exit status: 0 all agree, 1 disagreements (unknown only with --strict),
     2 bad usage or input (unreadable rows; unparsable ones unless --allow-unparsable).
     """
