@@ -176,11 +176,14 @@ class EntailmentChecker:
         else:
             status = Status.AGREE if agrees(gold, verdict.label) else Status.DISAGREE
         cross = self._cross(problem, verdict.label) if cross_check else None
+        message = verdict.reason
+        if status is Status.DISAGREE and verdict.label is Label.NEUTRAL:
+            message = f"no proof either way: {verdict.prover} found models of both outcomes"
         return _replace(
             base,
             status=status,
             found=verdict.label.value,
-            message=verdict.reason,
+            message=message,
             evidence=verdict.used,
             cross=cross,
             seconds=verdict.seconds,
