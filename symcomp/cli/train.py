@@ -1,0 +1,125 @@
+"""``symcomp train``: train a baseline model on a test of a suite (or on every test)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from symcomp.cli.app import UserError, cli, quiet
+
+MODELS = ("transformer", "lstms2s", "convs2s", "treelstm", "lstm", "bow", "bert", "albert")
+
+
+class _Bar:
+    """One click progress bar per epoch, showing the running loss and accuracy."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.epoch = 0
+        self.text = ""
+
+    def __call__(self, event: Any) -> None:
+        if event.epoch != self.epoch:
+            self.close()
+            self.epoch = event.epoch
+            self.bar = click.progressbar(
+                length=event.steps,
+                label=f"{self.label} epoch {event.epoch}",
+                file=sys.stderr,
+                item_show_func=lambda _: self.text,
+            )
+            self.bar.__enter__()
+        self.text = f"loss {event.loss:.3f} acc {event.accuracy:.3f}"
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@cli.command()
+@click.argument("target", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--model", "model", required=True, type=click.Choice(MODELS), help="Architecture.")
+@click.option("--preset", default="small", show_default=True, help="small, tiny or hupkes.")
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a setting (model, train, task or head field; e.g. layers=3, train.lr=1e-3, "
+    "epochs=10, max_minutes=5, beam=5).",
+)
+@click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--device",
+    default="auto",
+    show_default=True,
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    help="auto: CUDA when present (with mixed precision), else CPU.",
+)
+@click.option("--resume", is_flag=True, help="Continue the run in --out from its last epoch.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing run in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_context
+def train(
+    ctx: click.Context,
+    target: Path,
+    model: str,
+    preset: str,
+    sets: tuple[str, ...],
+    out: Path,
+    device: str,
+    resume: bool,
+    overwrite: bool,
+    as_json: bool,
+) -> None:
+    """Train a model on TARGET = SUITE_DIR/TEST (one run), or on every test of SUITE_DIR (a run
+    set: one run per distinct split), writing config, metrics, checkpoints and predictions."""
+    from symcomp.artifacts import MANIFEST, read_manifest
+    from symcomp.models.runs import suite_plan, train_run, write_runset
+    from symcomp.models.zoo import resolve
+    from symcomp.suites.reading import read_test
+
+    config = resolve(model, preset, sets)
+    is_suite = (target / MANIFEST).is_file() and "tests" in read_manifest(target)
+    plan = suite_plan(target) if is_suite else None
+    if plan is not None and resume:
+        raise UserError("--resume continues one run: give SUITE_DIR/TEST and that run's --out.")
+    jobs = [(t, out / t) for t, source in plan.items() if source == t] if plan else [(None, out)]
+    summaries = {}
+    for test, folder in jobs:
+        data = read_test(target, test) if test else read_test(target)
+        bar = None if quiet(ctx) else _Bar(f"{model} {data.name}")
+        try:
+            summaries[data.name] = train_run(
+                data,
+                config,
+                folder,
+                device=device,
+                resume=resume,
+                overwrite=overwrite,
+                progress=bar,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+    if plan is not None:
+        write_runset(out, target.resolve(), {t: plan[t] for t in plan})
+    if as_json:
+        click.echo(json.dumps(summaries, indent=2))
+        return
+    for name, summary in summaries.items():
+        accuracy = summary["test_accuracy"]
+        shown = "n/a" if accuracy is None else f"{accuracy:.4f}"
+        click.echo(
+            f"{name}: test accuracy {shown}, best epoch {summary['best_epoch']} of "
+            f"{summary['epochs']}, {summary['seconds']:.0f}s, "
+            f"{summary['train_examples_per_second']} train examples/s on {summary['device']}"
+        )
+    click.echo(f"run written to {out}")

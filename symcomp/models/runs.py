@@ -1,0 +1,347 @@
+"""Run directories: train a model on one test of a suite, save it, load it back as a model.
+
+Layout of ``RUN_DIR``::
+
+    config.json        resolved configuration + the data it was trained on + environment
+    vocab.json         vocabularies (source/target, or labels) and data-derived settings
+    metrics.jsonl      one line per epoch (losses, accuracies, lr, examples/s, seconds)
+    checkpoints/epoch-NNN.pt   the weights after every epoch (kept)
+    resume.pt          optimiser, schedule and RNG state of the last epoch (for --resume)
+    predictions/test.tsv       source<TAB>target<TAB>prediction for the test part (best epoch)
+    summary.json       best epoch, test accuracy, wall time, throughput
+
+A *run set* (``symcomp train SUITE`` without a test) is a folder with ``runs.json`` mapping each
+test of the suite to the run trained on its split (tests with the same pool and split share a
+run, e.g. PCFG SET's localism reuses the task run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from symcomp.artifacts import atomic_writer, read_manifest, write_json
+from symcomp.errors import DataError, OutputError
+from symcomp.models.device import resolve_device, seeded
+from symcomp.models.tasks import PAIR_SEPARATOR, Task, same, split_pair
+from symcomp.models.trainer import CHECKPOINTS, Progress, Trainer
+from symcomp.models.trees import Node
+from symcomp.models.vocab import Labels, Vocab, tokenize
+from symcomp.models.zoo import RunConfig, build_task, tree_parser
+from symcomp.suites.reading import SuiteTest
+from symcomp.version import __version__
+
+FORMAT = "symcomp-run"
+RUNSET = "runs.json"
+Record = dict[str, Any]
+
+
+def is_run(path: Path) -> bool:
+    """True for a folder written by :func:`train_run`."""
+    config = path / "config.json"
+    if not config.is_file():
+        return False
+    try:
+        return bool(json.loads(config.read_text(encoding="utf-8")).get("format") == FORMAT)
+    except (OSError, json.JSONDecodeError):
+        return False
+
+
+def is_runset(path: Path) -> bool:
+    return (path / RUNSET).is_file()
+
+
+# -- training -----------------------------------------------------------------------------------
+
+
+def vocabularies(
+    config: RunConfig, train: Sequence[Record], parse: Callable[[str], Node] | None
+) -> dict[str, Any]:
+    """Vocabularies and data-derived settings from the training records."""
+    if config.spec.kind == "seq2seq":
+        targets = [tokenize(str(r["output"])) for r in train]
+        longest = max((len(t) for t in targets), default=1)
+        return {
+            "source": Vocab.build(tokenize(str(r["input"])) for r in train).to_json(),
+            "target": Vocab.build(targets).to_json(),
+            "max_output": config.task.max_output or max(2 * longest, longest + 20) + 1,
+        }
+    pairs = bool(train) and all(
+        ("premise" in r and "hypothesis" in r) or PAIR_SEPARATOR in str(r["input"]) for r in train
+    )
+    texts = [t for r in train for t in (split_pair(r) if pairs else (str(r["input"]),))]
+    if parse is not None:
+        source = Vocab.build(parse(text).labels() for text in texts)
+    else:
+        source = Vocab.build(tokenize(text) for text in texts)
+    labels = Labels.build(str(r["output"]) for r in train)
+    return {"source": source.to_json(), "labels": list(labels.names), "pairs": pairs}
+
+
+def make_task(config: RunConfig, vocab: dict[str, Any], language: str) -> Task:
+    """The task (model + vocabularies) of a configuration, initialised from its seed."""
+    parse = None
+    if config.spec.inputs == "trees":
+        from symcomp.registry import get_language
+
+        parse = tree_parser(get_language(language), config)
+    with seeded(config.train.seed):
+        task = build_task(config, vocab, parse)
+    task.seed = config.train.seed
+    return task
+
+
+def data_digest(suite: Path, entry: dict[str, Any]) -> str:
+    """sha256 of a test's split file and pool (what a run on it is trained on)."""
+    digest = hashlib.sha256()
+    for name in (entry["split"], entry["pool"]):
+        digest.update((suite / name).read_bytes())
+    return digest.hexdigest()
+
+
+def train_run(
+    data: SuiteTest,
+    config: RunConfig,
+    out: Path,
+    *,
+    device: str = "auto",
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: Callable[[Progress], None] | None = None,
+) -> dict[str, Any]:
+    """Train ``config`` on ``data`` (a test of a suite) into ``out``; return the summary."""
+    where = resolve_device(device)
+    _prepare(out, resume=resume, overwrite=overwrite)
+    parse = None
+    if config.spec.inputs == "trees":
+        from symcomp.registry import get_language
+
+        parse = tree_parser(get_language(data.language), config)
+    if resume:
+        vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+    else:
+        vocab = vocabularies(config, data.train, parse)
+        write_json(out / "vocab.json", vocab)
+        write_json(out / "config.json", _config_file(config, data, where))
+    task = make_task(config, vocab, data.language)
+    task.attach(data.train, data.dev)
+    trainer = Trainer(config.train, task, out, where, progress)
+    if resume:
+        trainer.load_resume()
+    fitted = trainer.fit()
+    started = time.perf_counter()
+    answers = task.predict([str(r["input"]) for r in data.test])
+    predict_seconds = time.perf_counter() - started
+    write_predictions(out / "predictions" / "test.tsv", data.test, answers)
+    rows = read_metrics(out)
+    summary = {
+        **fitted,
+        "test": data.name,
+        "test_examples": len(data.test),
+        "test_accuracy": _accuracy(answers, data.test),
+        "dev_accuracy": _best_row(rows, fitted["best_epoch"]).get("dev_accuracy"),
+        "train_examples_per_second": _mean([r["examples_per_second"] for r in rows]),
+        "predict_examples_per_second": round(len(data.test) / max(predict_seconds, 1e-9), 1),
+        "device": str(where),
+        "threads": torch.get_num_threads(),
+    }
+    write_json(out / "summary.json", summary)
+    return summary
+
+
+def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
+    if resume:
+        if not is_run(out):
+            raise OutputError(f"--resume: {out} is not a run directory.")
+        return
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise OutputError(f"{out} is not empty; use --overwrite, --resume or another --out.")
+        if not is_run(out) and not is_runset(out):
+            raise OutputError(f"{out} holds files that are not a symcomp run; not overwriting.")
+        import shutil
+
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        **config.to_json(),
+        "data": {
+            "suite": str(data.suite),
+            "test": data.name,
+            "kind": data.kind,
+            "language": data.language,
+            "sizes": {"train": len(data.train), "dev": len(data.dev), "test": len(data.test)},
+            "split_sha256": data_digest(data.suite, data.entry),
+        },
+        "environment": {
+            "symcomp": __version__,
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+            "device": str(device),
+        },
+    }
+
+
+def write_predictions(path: Path, records: Sequence[Record], answers: Sequence[str]) -> None:
+    """The metrics module's TSV layout: a header, then source, target, prediction."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_writer(path) as handle:
+        handle.write("source\ttarget\tprediction\n")
+        for record, answer in zip(records, answers, strict=True):
+            source = " ".join(str(record["input"]).split())
+            handle.write(f"{source}\t{record['output']}\t{answer}\n")
+
+
+def read_metrics(run: Path) -> list[dict[str, Any]]:
+    path = run / "metrics.jsonl"
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _best_row(rows: Sequence[dict[str, Any]], epoch: int) -> dict[str, Any]:
+    return next((r for r in rows if r["epoch"] == epoch), {})
+
+
+def _accuracy(answers: Sequence[str], records: Sequence[Record]) -> float | None:
+    if not records:
+        return None
+    return sum(same(a, str(r["output"])) for a, r in zip(answers, records, strict=True)) / len(
+        records
+    )
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 1) if values else None
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunModel:
+    """A trained run as a symcomp model: ``predict(list[str]) -> list[str]``."""
+
+    path: Path
+    epoch: int
+    task: Task
+
+    def predict(self, inputs: list[str]) -> list[str]:
+        return self.task.predict(list(inputs))
+
+    def __call__(self, inputs: list[str]) -> list[str]:
+        return self.predict(inputs)
+
+
+def run_config(path: Path) -> dict[str, Any]:
+    if not is_run(path):
+        raise DataError(f"{path} is not a symcomp run directory (no config.json from train).")
+    return json.loads((path / "config.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def epochs(path: Path) -> list[int]:
+    """The epochs with saved weights, in order."""
+    files = sorted((path / CHECKPOINTS).glob("epoch-*.pt"))
+    return [int(f.stem.split("-")[1]) for f in files]
+
+
+def best_epoch(path: Path) -> int:
+    summary = path / "summary.json"
+    if summary.is_file():
+        return int(json.loads(summary.read_text(encoding="utf-8"))["best_epoch"])
+    saved = epochs(path)
+    if not saved:
+        raise DataError(f"{path} has no checkpoints yet.")
+    return saved[-1]
+
+
+def load_run(path: Path, epoch: int | None = None, device: str = "cpu") -> RunModel:
+    """The model of a run at ``epoch`` (default: the best epoch)."""
+    data = run_config(path)
+    config = RunConfig.from_json(data)
+    vocab = json.loads((path / "vocab.json").read_text(encoding="utf-8"))
+    task = make_task(config, vocab, str(data["data"]["language"]))
+    chosen = best_epoch(path) if epoch is None else epoch
+    weights = path / CHECKPOINTS / f"epoch-{chosen:03d}.pt"
+    if not weights.is_file():
+        raise DataError(f"{path}: no checkpoint for epoch {chosen} ({weights}).")
+    where = resolve_device(device)
+    task.module.load_state_dict(torch.load(weights, map_location=where))
+    task.module.to(where).eval()
+    return RunModel(path, chosen, task)
+
+
+def checkpoint_models(path: Path, device: str = "cpu") -> list[Callable[[list[str]], list[str]]]:
+    """One model per saved epoch, loaded when first asked (overgeneralisation profiles)."""
+
+    def lazy(epoch: int) -> Callable[[list[str]], list[str]]:
+        loaded: list[RunModel] = []
+
+        def predict(inputs: list[str]) -> list[str]:
+            if not loaded:
+                loaded.append(load_run(path, epoch, device))
+            return loaded[0].predict(inputs)
+
+        return predict
+
+    return [lazy(epoch) for epoch in epochs(path)]
+
+
+# -- run sets (one run per test of a suite) ------------------------------------------------
+
+
+def suite_plan(suite: Path) -> dict[str, str]:
+    """test -> the test whose run serves it (itself, or an earlier one with the same data)."""
+    tests = read_manifest(suite)["tests"]
+    first = next(iter(tests), "")
+    seen: dict[str, str] = {}
+    plan = {}
+    for name, entry in tests.items():
+        if _test_only(entry):  # e.g. PCFG SET per_function: scored with the first test's model
+            plan[name] = first
+        else:
+            plan[name] = seen.setdefault(data_digest(suite, entry), name)
+    return plan
+
+
+def _test_only(entry: dict[str, Any]) -> bool:
+    return bool(entry.get("sizes", {}).get("train", 1) == 0)
+
+
+def write_runset(out: Path, suite: Path, plan: dict[str, str]) -> None:
+    write_json(
+        out / RUNSET,
+        {"format": "symcomp-runs", "suite": str(suite), "runs": plan},
+    )
+
+
+def runs_for_tests(path: Path, suite: Path) -> dict[str, Path | None]:
+    """For every test of ``suite``: the run to score it with, or None.
+
+    A run set maps tests to runs; a single run serves the tests whose pool and split are the
+    ones it was trained on (e.g. a PCFG SET task run also serves localism), and, when trained on
+    the suite's first test, the tests without a training part (PCFG SET's per_function)."""
+    tests = read_manifest(suite)["tests"]
+    if is_runset(path):
+        runs = json.loads((path / RUNSET).read_text(encoding="utf-8"))["runs"]
+        found = {test: path / runs[test] if test in runs else None for test in tests}
+        return {t: p if p is not None and is_run(p) else None for t, p in found.items()}
+    trained = run_config(path)["data"]["split_sha256"]
+    first = next(iter(tests), "")
+    serves_first = first and data_digest(suite, tests[first]) == trained
+    return {
+        t: path if data_digest(suite, e) == trained or (_test_only(e) and serves_first) else None
+        for t, e in tests.items()
+    }

@@ -1,0 +1,309 @@
+"""A trainer that knows nothing about models.
+
+It drives any :class:`Objective`: a module, batches per epoch, a loss per batch and a dev
+validation. It owns the optimiser (Adam, AdamW, SGD with optional Nesterov momentum), the
+learning-rate schedule (constant, linear warm-up, or the Transformer's "noam" warm-up), gradient
+clipping, mixed precision on CUDA, early stopping on a dev metric, a time budget, one weights
+file per epoch (all kept: overgeneralisation profiles read them) and a resume file.
+
+Seeding: everything random (initialisation happens before, under :func:`seeded`; dropout; batch
+order, from (seed, epoch)) comes from torch generators seeded inside :func:`seeded` and the
+task's seed, so a run on CPU is deterministic, and a resumed run continues as the
+uninterrupted one would have (the RNG state is saved with the resume file).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import torch
+from torch import nn
+
+from symcomp.errors import SymcompError
+from symcomp.models.device import amp_dtype, autocast, seeded
+
+log = logging.getLogger(__name__)
+CHECKPOINTS = "checkpoints"
+RESUME = "resume.pt"
+METRICS = "metrics.jsonl"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    optimizer: Literal["adam", "adamw", "sgd"] = "adam"
+    lr: float = 1e-3
+    beta1: float = 0.9
+    beta2: float = 0.999
+    weight_decay: float = 0.0
+    momentum: float = 0.0  # sgd
+    nesterov: bool = False  # sgd
+    schedule: Literal["constant", "warmup", "noam"] = "constant"
+    warmup: int = 0  # steps
+    noam_dim: int = 512  # noam: lr * dim^-0.5 * min(step^-0.5, step * warmup^-1.5)
+    clip: float = 5.0  # max gradient norm (0: none)
+    epochs: int = 20
+    patience: int = 0  # stop after this many epochs without dev improvement (0: never)
+    dev_metric: Literal["dev_accuracy", "dev_loss"] = "dev_accuracy"
+    max_minutes: float = 0.0  # stop (after validating) when training took this long (0: no limit)
+    seed: int = 0
+    amp: Literal["auto", "on", "off"] = "auto"  # mixed precision, CUDA only
+    threads: int = 0  # torch.set_num_threads (0: leave as is)
+
+
+class Objective(Protocol):
+    """What the trainer needs from a task."""
+
+    module: nn.Module
+
+    def train_batches(self, epoch: int) -> Sequence[Any]: ...
+
+    def loss(self, batch: Any) -> tuple[torch.Tensor, dict[str, float]]: ...
+
+    def validate(self) -> dict[str, float]: ...
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Reported after every optimisation step."""
+
+    epoch: int
+    step: int  # within the epoch, 1-based
+    steps: int  # in this epoch
+    loss: float  # running mean over the epoch
+    accuracy: float  # running share of correct predictions (the task's own notion)
+
+
+def make_optimizer(config: TrainConfig, parameters: Any) -> torch.optim.Optimizer:
+    betas = (config.beta1, config.beta2)
+    if config.optimizer == "adam":
+        return torch.optim.Adam(parameters, config.lr, betas, weight_decay=config.weight_decay)
+    if config.optimizer == "adamw":
+        return torch.optim.AdamW(parameters, config.lr, betas, weight_decay=config.weight_decay)
+    if config.optimizer == "sgd":
+        return torch.optim.SGD(
+            parameters,
+            config.lr,
+            momentum=config.momentum,
+            nesterov=config.nesterov,
+            weight_decay=config.weight_decay,
+        )
+    raise SymcompError(f"unknown optimizer {config.optimizer!r}; use adam, adamw or sgd.")
+
+
+def lr_factor(config: TrainConfig, step: int) -> float:
+    """Multiplier of ``config.lr`` at optimisation step ``step`` (1-based).
+
+    >>> lr_factor(TrainConfig(schedule="warmup", warmup=10), 5)
+    0.5
+    >>> round(lr_factor(TrainConfig(schedule="noam", warmup=4000, noam_dim=512), 4000), 6)
+    0.000699
+    """
+    step = max(step, 1)
+    if config.schedule == "constant":
+        return 1.0
+    if config.schedule == "warmup":
+        return min(1.0, step / config.warmup) if config.warmup else 1.0
+    if config.schedule == "noam":
+        warmup = max(config.warmup, 1)
+        return float(config.noam_dim**-0.5 * min(step**-0.5, step * warmup**-1.5))
+    raise SymcompError(f"unknown schedule {config.schedule!r}; use constant, warmup or noam.")
+
+
+class Trainer:
+    """Train ``objective`` for ``config``; write checkpoints and metrics under ``out``."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        objective: Objective,
+        out: Path,
+        device: torch.device,
+        progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.config, self.objective, self.out, self.device = config, objective, out, device
+        self.progress = progress
+        self.module = objective.module.to(device)
+        self.optimizer = make_optimizer(config, self.module.parameters())
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(
+            self.optimizer, lambda step: lr_factor(config, step + 1)
+        )
+        self.dtype = amp_dtype(device, config.amp)
+        self.scaler = torch.amp.GradScaler(
+            device.type, enabled=self.dtype == torch.float16 and device.type == "cuda"
+        )
+        self.epoch = 0
+        self.best: tuple[float, int] | None = None  # (metric, epoch)
+        self.stale = 0
+        self.seconds = 0.0
+        self.done = False
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def checkpoint_path(self, epoch: int) -> Path:
+        return self.out / CHECKPOINTS / f"epoch-{epoch:03d}.pt"
+
+    def _save(self, data: Any, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        torch.save(data, partial)
+        os.replace(partial, path)
+
+    def _state(self) -> dict[str, Any]:
+        rng = {"cpu": torch.get_rng_state()}
+        if self.device.type == "cuda":
+            rng["cuda"] = torch.cuda.get_rng_state(self.device)
+        return {
+            "module": self.module.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "scheduler": self.scheduler.state_dict(),
+            "scaler": self.scaler.state_dict(),
+            "epoch": self.epoch,
+            "best": self.best,
+            "stale": self.stale,
+            "seconds": self.seconds,
+            "done": self.done,
+            "rng": rng,
+        }
+
+    def load_resume(self) -> None:
+        """Continue from ``out/resume.pt`` (written after every epoch)."""
+        path = self.out / RESUME
+        if not path.is_file():
+            raise SymcompError(f"nothing to resume: {path} does not exist.")
+        state = torch.load(path, map_location=self.device, weights_only=False)
+        self.module.load_state_dict(state["module"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.scheduler.load_state_dict(state["scheduler"])
+        self.scaler.load_state_dict(state["scaler"])
+        self.epoch, self.best, self.stale = state["epoch"], state["best"], state["stale"]
+        self.seconds = state["seconds"]  # resuming continues even after an early stop
+        self._rng = state["rng"]
+        _truncate_metrics(self.out / METRICS, self.epoch)
+
+    # -- training --------------------------------------------------------------------------------
+
+    def fit(self) -> dict[str, Any]:
+        """Train until the epochs, the patience or the time budget run out; then load the
+        best epoch's weights (by the dev metric; the last epoch without dev data)."""
+        if self.config.threads:
+            torch.set_num_threads(self.config.threads)
+        with seeded(self.config.seed, self.device):
+            rng = getattr(self, "_rng", None)
+            if rng is not None:
+                torch.set_rng_state(rng["cpu"])
+                if "cuda" in rng:
+                    torch.cuda.set_rng_state(rng["cuda"], self.device)
+            while not self.done and self.epoch < self.config.epochs:
+                self._epoch()
+        best_epoch = self.best[1] if self.best else self.epoch
+        if best_epoch:
+            self.module.load_state_dict(self._weights(best_epoch))
+        return {"epochs": self.epoch, "best_epoch": best_epoch, "seconds": self.seconds}
+
+    def _weights(self, epoch: int) -> dict[str, torch.Tensor]:
+        return torch.load(self.checkpoint_path(epoch), map_location=self.device)  # type: ignore[no-any-return]
+
+    def _epoch(self) -> None:
+        self.epoch += 1
+        started = time.perf_counter()
+        batches = self.objective.train_batches(self.epoch)
+        self.module.train()
+        total = correct = count = 0.0
+        examples = 0
+        for step, batch in enumerate(batches, start=1):
+            loss, stats = self._step(batch)
+            total += loss * stats["count"]
+            count += stats["count"]
+            correct += stats["correct"]
+            examples += len(batch)
+            if self.progress is not None:
+                self.progress(
+                    Progress(self.epoch, step, len(batches), total / count, correct / count)
+                )
+            if self._over_budget(started):
+                log.info(
+                    "time budget of %s minutes reached in epoch %d",
+                    self.config.max_minutes,
+                    self.epoch,
+                )
+                self.done = True
+                break
+        train_seconds = time.perf_counter() - started
+        self.module.eval()
+        dev = self.objective.validate()
+        self.seconds += time.perf_counter() - started
+        self._save(self.module.state_dict(), self.checkpoint_path(self.epoch))
+        self._track(dev)
+        row = {
+            "epoch": self.epoch,
+            "train_loss": total / max(count, 1),
+            "train_accuracy": correct / max(count, 1),
+            **dev,
+            "lr": self.optimizer.param_groups[0]["lr"],
+            "examples": examples,
+            "train_seconds": round(train_seconds, 3),
+            "examples_per_second": round(examples / max(train_seconds, 1e-9), 1),
+            "seconds": round(self.seconds, 3),
+            "best_epoch": self.best[1] if self.best else None,
+        }
+        log.info("epoch %d: %s", self.epoch, json.dumps(row))
+        with (self.out / METRICS).open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+        self._save(self._state(), self.out / RESUME)
+
+    def _step(self, batch: Any) -> tuple[float, dict[str, float]]:
+        with autocast(self.device, self.dtype):
+            loss, stats = self.objective.loss(batch)
+        self.optimizer.zero_grad(set_to_none=True)
+        scaled: torch.Tensor = self.scaler.scale(loss)
+        scaled.backward()  # type: ignore[no-untyped-call]
+        if self.config.clip:
+            self.scaler.unscale_(self.optimizer)
+            nn.utils.clip_grad_norm_(self.module.parameters(), self.config.clip)
+        self.scaler.step(self.optimizer)
+        self.scaler.update()
+        self.scheduler.step()
+        value = float(loss.detach())
+        if not math.isfinite(value):
+            raise SymcompError(
+                f"the training loss became {value} in epoch {self.epoch}; lower the learning "
+                "rate (--set lr=...) or clip gradients (--set clip=...)."
+            )
+        return value, stats
+
+    def _over_budget(self, started: float) -> bool:
+        limit = self.config.max_minutes * 60
+        return bool(limit) and self.seconds + time.perf_counter() - started >= limit
+
+    def _track(self, dev: dict[str, float]) -> None:
+        metric = self.config.dev_metric
+        if metric not in dev:
+            return
+        value = dev[metric] if metric == "dev_accuracy" else -dev[metric]
+        if self.best is None or value > self.best[0]:
+            self.best, self.stale = (value, self.epoch), 0
+            return
+        self.stale += 1
+        if self.config.patience and self.stale >= self.config.patience:
+            log.info("early stop: %d epochs without a better %s", self.stale, metric)
+            self.done = True
+
+
+def _truncate_metrics(path: Path, epochs: int) -> None:
+    """Drop metric rows after ``epochs`` (an interrupted epoch logged before its resume file)."""
+    if not path.is_file():
+        return
+    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    path.write_text("".join(line + "\n" for line in rows[:epochs]), encoding="utf-8")
+
+
+def config_dict(config: TrainConfig) -> dict[str, Any]:
+    return asdict(config)

@@ -1,0 +1,244 @@
+"""The models by name, their resolved configuration, and building a task from it.
+
+A run's configuration is a model name, a preset and four sections: ``model`` (the model's
+config dataclass), ``head`` (classifiers), ``task`` (:class:`TaskConfig`) and ``train``
+(:class:`TrainConfig`). ``--set key=value`` overrides any field; a bare key is looked up in
+model, train, task, head order (write ``head.hidden`` to reach the head's).
+
+>>> config = resolve("transformer", "small", ["layers=3", "train.lr=0.001", "beam=4"])
+>>> config.model_config["layers"], config.train.lr, config.task.beam
+(3, 0.001, 4)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from torch import nn
+
+from symcomp.errors import SymcompError
+from symcomp.models.bert import BertConfig, BertEncoder
+from symcomp.models.bow import BagOfWords, BagOfWordsConfig
+from symcomp.models.classifier import Classifier, HeadConfig
+from symcomp.models.convs2s import ConvS2S, ConvS2SConfig
+from symcomp.models.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
+from symcomp.models.lstms2s import LSTMS2S, LSTMS2SConfig
+from symcomp.models.nli_head import NLIHeadConfig, PairClassifier
+from symcomp.models.presets import PRESETS
+from symcomp.models.tasks import (
+    ClassifierTask,
+    Seq2SeqTask,
+    Task,
+    TaskConfig,
+    token_inputs,
+    tree_inputs,
+)
+from symcomp.models.trainer import TrainConfig
+from symcomp.models.transformer import Transformer, TransformerConfig
+from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig
+from symcomp.models.trees import Node
+from symcomp.models.vocab import Labels, Vocab
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    kind: Literal["seq2seq", "encoder"]
+    config: type
+    build: Callable[..., nn.Module]
+    inputs: Literal["tokens", "trees"] = "tokens"
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+MODELS: dict[str, ModelSpec] = {
+    "transformer": ModelSpec("seq2seq", TransformerConfig, Transformer),
+    "lstms2s": ModelSpec("seq2seq", LSTMS2SConfig, LSTMS2S),
+    "convs2s": ModelSpec("seq2seq", ConvS2SConfig, ConvS2S),
+    "bow": ModelSpec("encoder", BagOfWordsConfig, BagOfWords),
+    "lstm": ModelSpec("encoder", LSTMEncoderConfig, LSTMEncoder),
+    "treelstm": ModelSpec("encoder", TreeLSTMConfig, TreeLSTM, inputs="trees"),
+    "bert": ModelSpec("encoder", BertConfig, BertEncoder),
+    "albert": ModelSpec("encoder", BertConfig, BertEncoder, defaults={"tied": True}),
+}
+SECTIONS = ("model", "train", "task", "head")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    model: str
+    preset: str
+    model_config: dict[str, Any]
+    head: NLIHeadConfig
+    task: TaskConfig
+    train: TrainConfig
+
+    @property
+    def spec(self) -> ModelSpec:
+        return MODELS[self.model]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "preset": self.preset,
+            "model_config": dict(self.model_config),
+            "head": asdict(self.head),
+            "task": asdict(self.task),
+            "train": asdict(self.train),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        spec = model_spec(str(data["model"]))
+        return cls(
+            str(data["model"]),
+            str(data["preset"]),
+            asdict(spec.config(**data["model_config"])),
+            NLIHeadConfig(**data["head"]),
+            TaskConfig(**data["task"]),
+            TrainConfig(**data["train"]),
+        )
+
+
+def model_spec(name: str) -> ModelSpec:
+    if name not in MODELS:
+        raise SymcompError(
+            f"unknown model {name!r}{_suggest(name, MODELS)}; use one of {', '.join(MODELS)}."
+        )
+    return MODELS[name]
+
+
+def resolve(model: str, preset: str = "small", sets: Sequence[str] = ()) -> RunConfig:
+    """The configuration of ``model`` under ``preset`` with ``key=value`` overrides."""
+    spec = model_spec(model)
+    presets = PRESETS.get(model, {})
+    if preset not in presets:
+        raise SymcompError(
+            f"model {model} has no preset {preset!r}; presets: {', '.join(presets) or 'none'}."
+        )
+    chosen = presets[preset]
+    values = {
+        "model": {**spec.defaults, **chosen.get("model", {})},
+        "train": dict(chosen.get("train", {})),
+        "task": dict(chosen.get("task", {})),
+        "head": dict(chosen.get("head", {})),
+    }
+    classes = {
+        "model": spec.config,
+        "train": TrainConfig,
+        "task": TaskConfig,
+        "head": NLIHeadConfig,
+    }
+    for item in sets:
+        section, key, value = _parse_set(item, classes)
+        values[section][key] = value
+    try:
+        built = {name: classes[name](**values[name]) for name in SECTIONS}
+    except (TypeError, ValueError) as error:
+        raise SymcompError(f"bad configuration for {model}/{preset}: {error}.") from None
+    return RunConfig(
+        model, preset, asdict(built["model"]), built["head"], built["task"], built["train"]
+    )
+
+
+def _parse_set(item: str, classes: dict[str, type]) -> tuple[str, str, Any]:
+    key, equals, text = item.partition("=")
+    if not equals:
+        raise SymcompError(f"--set {item!r}: write key=value (e.g. --set layers=3).")
+    section, dot, name = key.strip().rpartition(".")
+    candidates = [section] if dot else list(SECTIONS)
+    if dot and section not in classes:
+        raise SymcompError(
+            f"--set {item!r}: unknown section {section!r}; use {', '.join(SECTIONS)}."
+        )
+    for candidate in candidates:
+        hints = typing.get_type_hints(classes[candidate])
+        fields = {f.name for f in dataclasses.fields(classes[candidate])}
+        if name in fields:
+            return candidate, name, _convert(text.strip(), hints[name], item)
+    known = sorted({f.name for c in candidates for f in dataclasses.fields(classes[c])})
+    raise SymcompError(f"--set {item!r}: unknown key {name!r}{_suggest(name, known)}.")
+
+
+def _convert(text: str, hint: Any, item: str) -> Any:
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if text.lower() in ("none", "null") and type(None) in arguments:
+            return None
+        hint = next(a for a in arguments if a is not type(None))
+        origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Literal:
+        if text not in arguments:
+            raise SymcompError(f"--set {item!r}: choose one of {', '.join(map(str, arguments))}.")
+        return text
+    try:
+        if hint is bool:
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(text)
+            return text.lower() in ("true", "1", "yes")
+        return hint(text)
+    except ValueError:
+        raise SymcompError(f"--set {item!r}: {text!r} is not a {hint.__name__}.") from None
+
+
+def _suggest(name: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(options), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# -- building ------------------------------------------------------------------------------------
+
+
+def build_task(
+    config: RunConfig,
+    vocab: dict[str, Any],
+    parse: Callable[[str], Node] | None = None,
+) -> Task:
+    """The model of ``config`` inside its task, from saved vocabularies (see ``vocabularies``)."""
+    spec = config.spec
+    model_config = spec.config(**config.model_config)
+    source = Vocab.from_json(vocab["source"])
+    if spec.kind == "seq2seq":
+        target = Vocab.from_json(vocab["target"])
+        seq2seq = spec.build(model_config, len(source), len(target))
+        return Seq2SeqTask(seq2seq, source, target, config.task, int(vocab["max_output"]))
+    labels = Labels(tuple(vocab["labels"]))
+    encoder = spec.build(model_config, len(source))
+    pairs = bool(vocab.get("pairs"))
+    module: nn.Module
+    if pairs:
+        module = PairClassifier(encoder, len(labels), config.head)
+    else:
+        module = Classifier(
+            encoder, len(labels), HeadConfig(config.head.hidden, config.head.dropout)
+        )
+    if spec.inputs == "trees":
+        if parse is None:
+            raise SymcompError(f"{config.model} reads parse trees: it needs the language's parser.")
+        arity = model_config.arity if model_config.variant == "nary" else None
+        encode, collate = tree_inputs(parse, source, arity)
+    else:
+        encode, collate = token_inputs(source)
+    return ClassifierTask(module, labels, config.task, encode, collate, pairs)
+
+
+def tree_parser(language: Any, config: RunConfig) -> Callable[[str], Node]:
+    """Text -> :class:`Node` through ``language.parse`` (cached; long child lists folded)."""
+    from functools import lru_cache
+
+    from symcomp.models.trees import from_lark
+
+    model_config = config.model_config
+    limit = config.task.max_children or None
+    if model_config.get("variant") == "nary":
+        limit = int(model_config["arity"])
+
+    @lru_cache(maxsize=1 << 17)
+    def parse(text: str) -> Node:
+        return from_lark(language.parse(text), limit)
+
+    return parse
