@@ -133,7 +133,8 @@ def from_predictions(predictions: Predictions) -> Model:
 
 
 def load_model(spec: str, context: ModelContext) -> Model:
-    """Resolve ``--model``: a built-in name, ``module:attribute`` or ``file.py:attribute``."""
+    """Resolve ``--model``: a built-in name, a run directory (``symcomp train --out``),
+    ``module:attribute`` or ``file.py:attribute``."""
     if spec == "oracle":
         return oracle(context.language, context.gold)
     if spec == "copy-strings":
@@ -144,6 +145,8 @@ def load_model(spec: str, context: ModelContext) -> Model:
         return random_guess
     if spec == "constant-mean":
         return constant_mean(context.train)
+    if Path(spec).is_dir():
+        return load_run_model(Path(spec))
     location, _, attribute = spec.rpartition(":")
     if not location or not attribute:
         raise SymcompError(
@@ -155,6 +158,20 @@ def load_model(spec: str, context: ModelContext) -> Model:
     if not hasattr(module, attribute):
         raise SymcompError(f"{location} has no attribute {attribute!r} (from --model {spec}).")
     return checked(as_model(getattr(module, attribute), spec), spec)
+
+
+def load_run_model(path: Path, epoch: int | None = None) -> Model:
+    """The model of a run directory written by ``symcomp train`` (best epoch by default)."""
+    try:
+        from symcomp.models.runs import is_run, load_run
+    except ImportError as error:
+        raise SymcompError(
+            f"{path} is a folder: a trained run needs the models extra "
+            f"(pip install 'symcomp[models]'); {error}."
+        ) from None
+    if not is_run(path):
+        raise SymcompError(f"{path} is a folder but not a run written by symcomp train.")
+    return checked(as_model(load_run(path, epoch)), str(path))
 
 
 def _import(location: str) -> Any:
