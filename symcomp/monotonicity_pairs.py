@@ -13,7 +13,7 @@ every rejected duplicate is counted and written to the manifest.
 
 >>> pairs = generate_pairs(PairSpec(n=4, seed=1, depths=(1, 2)))
 >>> [pair.label for pair in pairs]
-['entailment', 'non-entailment', 'non-entailment', 'entailment']
+['non-entailment', 'entailment', 'non-entailment', 'entailment']
 >>> pairs[0].premise == pairs[1].hypothesis and pairs[1].meta["reverse"]
 True
 """

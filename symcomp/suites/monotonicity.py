@@ -97,7 +97,7 @@ class MonotonicitySuiteSpec:
 
 
 @dataclass(frozen=True)
-class Test:
+class ProtocolSplit:
     """One split of a protocol, before it is written."""
 
     name: str
@@ -122,7 +122,7 @@ def build(
             "examples.jsonl", records, "the pool: premise/hypothesis pairs with gold labels"
         )
         say(f"pool of {len(records):,} pairs")
-        for test in tests(records, spec):
+        for test in protocol_splits(records, spec):
             writer.add_test(
                 test.name,
                 kind="accuracy",
@@ -169,7 +169,9 @@ def _pool(spec: MonotonicitySuiteSpec, version: str) -> tuple[list[Record], dict
     return records, {"generated": pairs.describe(), "filters": stats.describe()}
 
 
-def tests(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[Test]:
+def protocol_splits(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
     """Every split of the requested protocols, in protocol order."""
     builders = {"I": protocol_one, "II": protocol_two, "III": protocol_three, "IV": protocol_four}
     for protocol in PROTOCOLS:
@@ -221,7 +223,7 @@ def orders(
     return shuffled(rng, every)[:count]
 
 
-def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[Test]:
+def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[ProtocolSplit]:
     rng = rng_for(spec.seed, "protocol-I")
     by_variant: dict[str, list[int]] = defaultdict(list)
     for index, record in enumerate(records):
@@ -260,7 +262,7 @@ def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iter
                         "test_variant": variant,
                         "depth": spec.systematicity_depth,
                     }
-                    yield Test(
+                    yield ProtocolSplit(
                         f"protocol-I/{anchor}/order{number}/S{k}/{variant}",
                         Split.of(train, dev, test, meta),
                         f"systematicity of predicate replacements: train on quantifiers "
@@ -272,7 +274,7 @@ def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iter
 # -- protocol II ---------------------------------------------------------------------------------
 
 
-def protocol_two(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[Test]:
+def protocol_two(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[ProtocolSplit]:
     rng = rng_for(spec.seed, "protocol-II")
     rank = {quantifier: number for number, quantifier in enumerate(QUANTIFIERS)}
     singles, embedded = [], []
@@ -297,7 +299,7 @@ def protocol_two(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iter
         train = sorted(singles + [i for i in embedded if combination[i] not in held_set])
         train, dev = _holdout(records, train, spec.dev_fraction, rng)
         meta = {"protocol": "II", "fold": fold, "held_out": [list(pair) for pair in held]}
-        yield Test(
+        yield ProtocolSplit(
             f"protocol-II/fold{fold}",
             Split.of(train, dev, test, meta),
             f"systematicity of embedding quantifiers: {len(held)} (outer, embedded) quantifier "
@@ -315,7 +317,9 @@ def _depths(records: Sequence[Record]) -> dict[int, list[int]]:
     return dict(sorted(by_depth.items()))
 
 
-def protocol_three(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[Test]:
+def protocol_three(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
     rng = rng_for(spec.seed, "protocol-III")
     by_depth = _depths(records)
     deepest = max(by_depth)
@@ -329,14 +333,16 @@ def protocol_three(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> It
             "test_depths": [d for d in by_depth if d > i + 1],
             "test_sizes_by_depth": _sizes_by_depth(records, test),
         }
-        yield Test(
+        yield ProtocolSplit(
             f"protocol-III/train-depth-1-{i + 1}",
             Split.of(train, dev, test, meta),
             f"productivity: train on depths <= {i + 1}, test on deeper ones",
         )
 
 
-def protocol_four(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[Test]:
+def protocol_four(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
     rng = rng_for(spec.seed, "protocol-IV")
     by_depth = _depths(records)
     for depth in [d for d in by_depth if d >= 2]:
@@ -349,7 +355,7 @@ def protocol_four(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Ite
             "test_depths": [d for d in by_depth if d <= depth],
             "test_sizes_by_depth": _sizes_by_depth(records, test),
         }
-        yield Test(
+        yield ProtocolSplit(
             f"protocol-IV/train-depth-{depth}",
             Split.of(train, dev, test, meta),
             f"localism: train on depth {depth}, test on depths <= {depth} (held-out pairs of "
