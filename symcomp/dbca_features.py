@@ -1,0 +1,336 @@
+"""Atom and compound count vectors of every example of a pool, as sparse rows (numpy).
+
+:class:`Features` holds, for each example, its atom counts and its compound weights (DBCA
+weights or raw counts) as rows of two :class:`SparseRows` matrices, with the names of the atoms
+and compounds. Split search and divergence measurement work only on these.
+
+Three ways to get compounds:
+
+``dag`` (default)
+    Connected subgraphs of each example's rule-application DAG
+    (:mod:`symcomp.dbca_compounds`), weighted as in DBCA (:mod:`symcomp.dbca_weights`) or
+    counted.
+``pairs``
+    Parent-child pairs of the DAG with the child's position (TMCD-style compounds).
+``ngrams``
+    For data without a grammar: atoms are input tokens, compounds the distinct n-grams of an
+    input (the NQG test vectors use unigrams and bigram sets).
+
+>>> features = ngram_features(["jump twice", "walk twice"], n=2)
+>>> features.compound_names, features.atom_names
+(('jump twice', 'walk twice'), ('jump', 'twice', 'walk'))
+>>> features.compounds.row(1)
+(array([1], dtype=int32), array([1.]))
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from symcomp.dbca_compounds import CompoundSpec, Dag, extract, parent_child_pairs
+from symcomp.dbca_weights import dbca_weights, raw_counts
+from symcomp.errors import DataError
+
+DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
+WEIGHTINGS = ("dbca", "counts")
+
+
+@dataclass(frozen=True)
+class SparseRows:
+    """Rows of a sparse non-negative matrix in CSR layout (one row per example).
+
+    ``indices`` within a row are sorted and distinct.
+    """
+
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int32]
+    values: npt.NDArray[np.float64]
+    width: int
+
+    @classmethod
+    def from_triples(
+        cls,
+        rows: npt.ArrayLike,
+        columns: npt.ArrayLike,
+        values: npt.ArrayLike,
+        shape: tuple[int, int],
+    ) -> SparseRows:
+        """From (row, column, value) triples with distinct (row, column) pairs.
+
+        >>> SparseRows.from_triples([1, 0], [0, 2], [5.0, 1.0], (2, 3)).row(0)
+        (array([2], dtype=int32), array([1.]))
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        columns = np.asarray(columns, dtype=np.int64)
+        order = np.lexsort((columns, rows))
+        counts = np.bincount(rows, minlength=shape[0])
+        indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        return cls(
+            indptr,
+            columns[order].astype(np.int32),
+            np.asarray(values, dtype=np.float64)[order],
+            shape[1],
+        )
+
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    def row(self, index: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+        """Column indices and values of one row."""
+        start, end = self.indptr[index], self.indptr[index + 1]
+        return self.indices[start:end], self.values[start:end]
+
+    def entries(self, rows: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Positions of the entries of ``rows`` (concatenated) and, per entry, its row's slot.
+
+        >>> m = SparseRows.from_triples([0, 1, 1], [0, 0, 1], [1.0, 2.0, 3.0], (2, 2))
+        >>> m.entries([1, 0])
+        (array([1, 2, 0]), array([0, 0, 1]))
+        """
+        chosen = np.asarray(rows, dtype=np.int64)
+        starts = self.indptr[chosen]
+        lengths = self.indptr[chosen + 1] - starts
+        slot = np.repeat(np.arange(len(chosen)), lengths)
+        offsets = np.cumsum(lengths) - lengths
+        positions = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(offsets, lengths)
+        return positions + np.repeat(starts, lengths), slot
+
+    def sum_rows(self, rows: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """The dense sum of the given rows (a count vector of length ``width``).
+
+        >>> m = SparseRows.from_triples([0, 1, 1], [0, 0, 1], [1.0, 2.0, 3.0], (2, 2))
+        >>> m.sum_rows([0, 1])
+        array([3., 3.])
+        """
+        chosen = np.asarray(rows, dtype=np.int64)
+        if len(chosen) * 4 < len(self):
+            positions, _slot = self.entries(chosen)
+            columns, values = self.indices[positions], self.values[positions]
+        else:
+            selected = np.zeros(len(self), dtype=bool)
+            selected[chosen] = True
+            mask = np.repeat(selected, np.diff(self.indptr))
+            columns, values = self.indices[mask], self.values[mask]
+        return np.bincount(columns, weights=values, minlength=self.width).astype(np.float64)
+
+    def lengths(self) -> npt.NDArray[np.int64]:
+        """Number of stored entries per row."""
+        return np.diff(self.indptr)
+
+
+@dataclass(frozen=True)
+class Features:
+    """Atom counts and compound weights of every example of a pool."""
+
+    atoms: SparseRows
+    compounds: SparseRows
+    atom_names: tuple[str, ...]
+    compound_names: tuple[str, ...]
+    description: dict[str, Any] = field(default_factory=dict)
+    pairs: SparseRows | None = None  # parent-child pair counts (for held-out pair seeding)
+    pair_names: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.atoms)
+
+    def with_description(self, description: dict[str, Any]) -> Features:
+        """The same features with another description."""
+        return Features(
+            self.atoms,
+            self.compounds,
+            self.atom_names,
+            self.compound_names,
+            description,
+            self.pairs,
+            self.pair_names,
+        )
+
+
+def dag_features(
+    dags: Iterable[Dag],
+    spec: CompoundSpec | None = None,
+    *,
+    weighting: str = "dbca",
+    top_k: int | None = DEFAULT_TOP_K,
+) -> Features:
+    """Atoms (node rules) and compounds (subgraphs) of DAGs.
+
+    Parameters
+    ----------
+    dags : iterable of Dag
+        One DAG per example, in pool order.
+    spec : CompoundSpec, optional
+        Which subgraphs are compounds (default: :class:`CompoundSpec` defaults).
+    weighting : {"dbca", "counts"}
+        DBCA weights (default) or raw occurrence counts.
+    top_k : int or None
+        Keep the compounds of largest total weight (ties: first seen); None keeps all.
+
+    >>> dags = [Dag.from_edges(["a", "b"], [(0, 1, 0)]), Dag.from_edges(["a", "c"], [(0, 1, 0)])]
+    >>> dag_features(dags).compound_names
+    ('a(0:b)', 'a(0:c)')
+    """
+    spec = spec if spec is not None else CompoundSpec()
+    if weighting not in WEIGHTINGS:
+        raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
+    atom_ids: dict[str, int] = {}
+    compound_ids: dict[str, int] = {}
+    pair_ids: dict[str, int] = {}
+    atom_rows, atom_cols = array.array("q"), array.array("q")
+    pair_rows, pair_cols = array.array("q"), array.array("q")
+    occ_rows, occ_kinds = array.array("q"), array.array("q")
+    ext_occ, ext_kinds = array.array("q"), array.array("q")
+    with_extensions = weighting == "dbca"
+    number = -1
+    for number, dag in enumerate(dags):
+        atom_cols.extend(atom_ids.setdefault(label, len(atom_ids)) for label in dag.labels)
+        atom_rows.extend([number] * len(dag))
+        pairs = parent_child_pairs(dag)
+        pair_cols.extend(pair_ids.setdefault(pair, len(pair_ids)) for pair in pairs)
+        pair_rows.extend([number] * len(pairs))
+        keys, extensions = extract(dag, spec, extensions=with_extensions)
+        first = len(occ_kinds)
+        occ_kinds.extend(compound_ids.setdefault(key, len(compound_ids)) for key in keys)
+        occ_rows.extend([number] * len(keys))
+        if extensions is not None:
+            for offset, supers in enumerate(extensions):
+                if supers:
+                    ext_occ.extend([first + offset] * len(supers))
+                    ext_kinds.extend(compound_ids.setdefault(k, len(compound_ids)) for k in supers)
+    n_examples = number + 1
+    atoms = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
+    if with_extensions:
+        rows, kinds, values = dbca_weights(
+            np.frombuffer(occ_rows, dtype=np.int64),
+            np.frombuffer(occ_kinds, dtype=np.int64),
+            np.frombuffer(ext_occ, dtype=np.int64),
+            np.frombuffer(ext_kinds, dtype=np.int64),
+            n_kinds=max(len(compound_ids), 1),
+        )
+    else:
+        rows, kinds, values = raw_counts(
+            np.frombuffer(occ_rows, dtype=np.int64),
+            np.frombuffer(occ_kinds, dtype=np.int64),
+            n_kinds=max(len(compound_ids), 1),
+        )
+    names = _names(compound_ids)
+    compounds, kept = _top_k(rows, kinds, values, n_examples, len(names), top_k)
+    description = {
+        "compounds": "dag",
+        "spec": spec.describe(),
+        "weighting": weighting,
+        "top_k": top_k,
+        "distinct_compounds": len(names),
+        "kept_compounds": len(kept),
+    }
+    pair_matrix = _count_matrix(pair_rows, pair_cols, n_examples, len(pair_ids))
+    return Features(
+        atoms,
+        compounds,
+        _names(atom_ids),
+        tuple(names[i] for i in kept),
+        description,
+        pair_matrix,
+        _names(pair_ids),
+    )
+
+
+def ngram_features(texts: Iterable[str], n: int = 2) -> Features:
+    """Atoms = whitespace tokens (counted), compounds = the distinct ``n``-grams of each text."""
+    if n < 1:
+        raise DataError(f"n-gram size must be at least 1, got {n}.")
+    atom_ids: dict[str, int] = {}
+    gram_ids: dict[str, int] = {}
+    atom_rows, atom_cols = array.array("q"), array.array("q")
+    gram_rows, gram_cols = array.array("q"), array.array("q")
+    number = -1
+    for number, text in enumerate(texts):
+        tokens = text.split()
+        atom_cols.extend(atom_ids.setdefault(token, len(atom_ids)) for token in tokens)
+        atom_rows.extend([number] * len(tokens))
+        grams = dict.fromkeys(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+        gram_cols.extend(gram_ids.setdefault(gram, len(gram_ids)) for gram in grams)
+        gram_rows.extend([number] * len(grams))
+    n_examples = number + 1
+    atoms = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
+    # atom names sorted for readability: renumber columns alphabetically
+    atoms, atom_names = _sorted_columns(atoms, _names(atom_ids))
+    compounds = _count_matrix(gram_rows, gram_cols, n_examples, len(gram_ids))
+    compounds, gram_names = _sorted_columns(compounds, _names(gram_ids))
+    description = {"compounds": "ngrams", "n": n, "weighting": "counts"}
+    return Features(atoms, compounds, atom_names, gram_names, description, compounds, gram_names)
+
+
+def _count_matrix(
+    rows: array.array[int], columns: array.array[int], n_rows: int, n_columns: int
+) -> SparseRows:
+    examples, kinds, counts = raw_counts(
+        np.frombuffer(rows, dtype=np.int64) if rows else np.zeros(0, dtype=np.int64),
+        np.frombuffer(columns, dtype=np.int64) if columns else np.zeros(0, dtype=np.int64),
+        n_kinds=max(n_columns, 1),
+    )
+    return SparseRows.from_triples(examples, kinds, counts, (n_rows, n_columns))
+
+
+def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRows, tuple[str, ...]]:
+    order = sorted(range(len(names)), key=names.__getitem__)
+    new_index = np.empty(len(names), dtype=np.int64)
+    new_index[order] = np.arange(len(names))
+    rows = np.repeat(np.arange(len(matrix)), matrix.lengths())
+    remapped = SparseRows.from_triples(
+        rows, new_index[matrix.indices], matrix.values, (len(matrix), len(names))
+    )
+    return remapped, tuple(names[i] for i in order)
+
+
+def _top_k(
+    rows: npt.NDArray[np.int64],
+    kinds: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float64],
+    n_examples: int,
+    n_kinds: int,
+    top_k: int | None,
+) -> tuple[SparseRows, list[int]]:
+    """Keep the ``top_k`` compounds of largest total weight, renumbered in that order."""
+    totals = np.bincount(kinds, weights=values, minlength=n_kinds)
+    order = np.lexsort((np.arange(n_kinds), -totals))
+    order = order[totals[order] > 0]
+    if top_k is not None:
+        order = order[:top_k]
+    new_index = np.full(n_kinds, -1, dtype=np.int64)
+    new_index[order] = np.arange(len(order))
+    keep = new_index[kinds] >= 0
+    matrix = SparseRows.from_triples(
+        rows[keep], new_index[kinds[keep]], values[keep], (n_examples, len(order))
+    )
+    return matrix, [int(i) for i in order]
+
+
+def _names(ids: dict[str, int]) -> tuple[str, ...]:
+    names = [""] * len(ids)
+    for name, index in ids.items():
+        names[index] = name
+    return tuple(names)
+
+
+def iter_dags(items: Iterable[Any]) -> Iterator[Dag]:
+    """Turn networkx DAGs, node-link mappings or Lark trees into :class:`Dag` objects."""
+    import networkx as nx
+    from lark import Tree
+
+    for number, item in enumerate(items):
+        if isinstance(item, Dag):
+            yield item
+        elif isinstance(item, nx.DiGraph):
+            yield Dag.from_networkx(item, f"DAG {number}")
+        elif isinstance(item, Tree):
+            yield Dag.from_tree(item)
+        else:
+            yield Dag.from_node_link(item, f"derivation {number}")

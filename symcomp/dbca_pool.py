@@ -1,0 +1,183 @@
+"""Reading a pool for DBCA: its examples, their DAGs, and their atom/compound features.
+
+A pool line's DAG is its ``derivation`` (pools written with ``--with-dag``) or, when absent, is
+rebuilt by parsing ``input`` with the language named in the pool's ``manifest.json``
+(``Language.derivation_dag``). A line that has neither is a :class:`DataError` naming the line.
+
+>>> import symcomp
+>>> options = FeatureOptions(compounds="ngrams")
+>>> options.describe()["compounds"]
+'ngrams'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from symcomp.artifacts import MANIFEST, examples_path, read_examples, read_manifest
+from symcomp.dbca_compounds import CompoundSpec, Dag
+from symcomp.dbca_features import (
+    DEFAULT_TOP_K,
+    WEIGHTINGS,
+    Features,
+    dag_features,
+    ngram_features,
+)
+from symcomp.errors import DataError, SymcompError
+
+if TYPE_CHECKING:
+    from symcomp.language import Language
+
+LOG = logging.getLogger(__name__)
+COMPOUND_MODES = ("dag", "pairs", "ngrams")
+
+
+@dataclass(frozen=True)
+class FeatureOptions:
+    """How atoms and compounds are read from a pool (recorded in split meta).
+
+    Parameters
+    ----------
+    compounds : {"dag", "pairs", "ngrams"}
+        DAG subgraphs (DBCA), parent-child pairs of the DAG (TMCD), or input n-grams.
+    spec : CompoundSpec
+        Subgraph bounds for ``dag``.
+    weighting : {"dbca", "counts"}
+        DBCA weights or raw counts (``pairs`` and ``ngrams`` always count).
+    top_k : int or None
+        Compounds kept by total weight.
+    ngram : int
+        n for ``ngrams``.
+    """
+
+    compounds: str = "dag"
+    spec: CompoundSpec = field(default_factory=CompoundSpec)
+    weighting: str = "dbca"
+    top_k: int | None = DEFAULT_TOP_K
+    ngram: int = 2
+
+    def __post_init__(self) -> None:
+        if self.compounds not in COMPOUND_MODES:
+            raise DataError(
+                f"unknown compound mode {self.compounds!r}; choose one of "
+                f"{', '.join(COMPOUND_MODES)}."
+            )
+        if self.weighting not in WEIGHTINGS:
+            raise DataError(
+                f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}."
+            )
+        if self.top_k is not None and self.top_k < 1:
+            raise DataError(f"top_k must be at least 1, got {self.top_k}.")
+
+    @classmethod
+    def from_description(cls, data: Mapping[str, Any]) -> FeatureOptions:
+        """The options recorded by :meth:`describe` (e.g. in a split's meta)."""
+        spec = data.get("spec") or {}
+        return cls(
+            compounds=str(data.get("compounds", "dag")),
+            spec=CompoundSpec(**spec) if isinstance(spec, Mapping) else CompoundSpec(),
+            weighting=str(data.get("weighting", "dbca")),
+            top_k=data.get("top_k", DEFAULT_TOP_K),
+            ngram=int(data.get("ngram", 2)),
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "compounds": self.compounds,
+            "spec": self.spec.describe(),
+            "weighting": self.weighting,
+            "top_k": self.top_k,
+            "ngram": self.ngram,
+        }
+
+
+def read_pool(pool: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The example records of a pool (folder or ``examples.jsonl``) and its manifest, if any."""
+    path = examples_path(pool)
+    records = list(read_examples(pool))
+    if not records:
+        raise DataError(f"{path} holds no examples; a split needs a non-empty pool.")
+    folder = path.parent
+    manifest = read_manifest(folder) if (folder / MANIFEST).is_file() else None
+    return records, manifest
+
+
+def pool_dags(
+    records: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any] | None, source: str
+) -> Iterator[Dag]:
+    """The DAG of every record: its stored derivation, or the parse of its input."""
+    language: Language | None = None
+    for number, record in enumerate(records, start=1):
+        derivation = record.get("derivation")
+        if derivation is not None:
+            yield Dag.from_node_link(derivation, f"{source}:{number}")
+            continue
+        if language is None:
+            language = _language_of(manifest, source, number)
+        try:
+            yield Dag.from_networkx(language.derivation_dag(str(record["input"])))
+        except SymcompError as error:
+            raise DataError(
+                f"{source}:{number}: has no derivation and its input does not parse as "
+                f"{language.name}: {error}"
+            ) from None
+
+
+def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:
+    from symcomp.registry import get_language
+
+    fix = (
+        "regenerate the pool with --with-dag, load the language with --plugin, or use "
+        "--compounds ngrams"
+    )
+    if manifest is None or not manifest.get("language"):
+        raise DataError(
+            f"{source}:{number}: the line has no derivation and the pool has no manifest naming "
+            f"its language, so its DAG cannot be rebuilt; {fix}."
+        )
+    try:
+        return get_language(str(manifest["language"]))
+    except SymcompError as error:
+        raise DataError(
+            f"{source}:{number}: the line has no derivation and the pool's language cannot be "
+            f"loaded ({error}); {fix}."
+        ) from None
+
+
+def features_of_records(
+    records: Sequence[Mapping[str, Any]],
+    manifest: Mapping[str, Any] | None,
+    options: FeatureOptions,
+    source: str = "pool",
+) -> Features:
+    """Atom and compound features of pool records, as ``options`` say."""
+    if options.compounds == "ngrams":
+        features = ngram_features((str(r["input"]) for r in records), options.ngram)
+    else:
+        spec = options.spec
+        weighting = options.weighting
+        if options.compounds == "pairs":
+            spec = CompoundSpec(max_nodes=2, max_branching=1, chains=False)
+            weighting = "counts"
+        features = dag_features(
+            pool_dags(records, manifest, source), spec, weighting=weighting, top_k=options.top_k
+        )
+    LOG.info(
+        "features of %d examples: %d atoms, %d compounds",
+        len(features),
+        len(features.atom_names),
+        len(features.compound_names),
+    )
+    return features.with_description({**options.describe(), **features.description})
+
+
+def pool_features(pool: Path, options: FeatureOptions | None = None) -> Features:
+    """Read a pool and compute its features (see :class:`FeatureOptions`)."""
+    records, manifest = read_pool(pool)
+    return features_of_records(
+        records, manifest, options or FeatureOptions(), str(examples_path(pool))
+    )
