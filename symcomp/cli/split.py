@@ -1,0 +1,276 @@
+"""``symcomp split`` (DBCA/MCD and baseline splits) and ``symcomp divergence``.
+
+Every ``split`` subcommand reads a pool folder (or ``examples.jsonl``), writes one split file
+in the CFQ layout (``trainIdxs``/``devIdxs``/``testIdxs`` + ``meta``) atomically, and prints
+its sizes and divergences. Exit codes: 0 written; 1 ``--strict`` and an MCD target was not met
+(the split is still written); 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from symcomp.cli.app import EXIT_DISAGREE, UserError, cli
+
+F = Callable[..., Any]
+
+
+def _pool_argument(function: F) -> F:
+    return click.argument("pool", type=click.Path(path_type=Path, exists=True))(function)
+
+
+def _size_options(function: F) -> F:
+    options = [
+        click.option("--train-frac", type=float, default=0.4, show_default=True),
+        click.option("--test-frac", type=float, default=0.1, show_default=True),
+        click.option(
+            "--dev-frac",
+            type=float,
+            default=0.0,
+            show_default=True,
+            help="Dev is drawn at random from the held-out side (like CFQ's dev and test).",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option(
+            "--out",
+            type=click.Path(path_type=Path, dir_okay=False),
+            required=True,
+            help="The split file to write (JSON).",
+        ),
+        click.option("--overwrite", is_flag=True, help="Replace an existing split file."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _feature_options(function: F) -> F:
+    options = [
+        click.option(
+            "--compounds",
+            type=click.Choice(["dag", "pairs", "ngrams"]),
+            default=None,
+            help="DAG subgraphs (default), parent-child pairs (TMCD), or input n-grams.",
+        ),
+        click.option(
+            "--weighting",
+            type=click.Choice(["dbca", "counts"]),
+            default=None,
+            help="DBCA compound weights (default) or raw counts (NQG/TMCD).",
+        ),
+        click.option("--max-nodes", type=click.IntRange(min=1), default=None),
+        click.option("--max-branching", type=click.IntRange(min=1), default=None),
+        click.option("--chains/--no-chains", default=None, help="Chains of any length."),
+        click.option("--top-k", type=click.IntRange(min=1), default=None),
+        click.option("--ngram", type=click.IntRange(min=1), default=None),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
+    """FeatureOptions from the feature flags (None when none is given and not ``defaults``)."""
+    from symcomp.dbca_compounds import CompoundSpec
+    from symcomp.dbca_pool import FeatureOptions
+
+    keys = ("compounds", "weighting", "max_nodes", "max_branching", "chains", "top_k", "ngram")
+    given = {key: values.pop(key) for key in keys}
+    if not defaults and all(value is None for value in given.values()):
+        return None
+    base = FeatureOptions()
+    spec = CompoundSpec(
+        max_nodes=given["max_nodes"] or base.spec.max_nodes,
+        max_branching=given["max_branching"] or base.spec.max_branching,
+        chains=base.spec.chains if given["chains"] is None else given["chains"],
+    )
+    return FeatureOptions(
+        compounds=given["compounds"] or base.compounds,
+        spec=spec,
+        weighting=given["weighting"] or base.weighting,
+        top_k=given["top_k"] or base.top_k,
+        ngram=given["ngram"] or base.ngram,
+    )
+
+
+def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+    from symcomp.dbca_baselines import SplitSizes
+    from symcomp.dbca_split import PoolData
+
+    out: Path = values["out"]
+    if out.exists() and not values["overwrite"]:
+        raise UserError(f"{out} exists; pass --overwrite to replace it or choose another --out.")
+    if not out.parent.is_dir():
+        raise UserError(f"--out {out}: folder {out.parent} does not exist; create it first.")
+    data = PoolData.read(pool, _options(values))
+    sizes = SplitSizes.from_fractions(
+        len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
+    )
+    return data, sizes
+
+
+def _write(split: Any, out: Path) -> None:
+    from symcomp.splits import write_split
+
+    write_split(out, split)
+    meta = split.meta
+    sizes = meta["sizes"]
+    click.echo(
+        f"wrote {meta['method']} split to {out}: train {sizes['train']:,}, dev {sizes['dev']:,}, "
+        f"test {sizes['test']:,}; D_A {meta['atom_divergence']:.4f}, "
+        f"D_C {meta['compound_divergence']:.4f}"
+    )
+
+
+@cli.group()
+def split() -> None:
+    """Split a pool into train/dev/test (MCD and baselines); writes split.json."""
+
+
+@split.command("dbca")
+@_pool_argument
+@_size_options
+@_feature_options
+@click.option(
+    "--method",
+    type=click.Choice(["greedy", "swap"]),
+    default="greedy",
+    show_default=True,
+    help="The paper's greedy construction, or the NQG/TMCD swap search.",
+)
+@click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
+@click.option("--max-da", type=float, default=0.02, show_default=True)
+@click.option("--candidates", type=click.IntRange(min=1), default=128, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=0), default=8, show_default=True)
+@click.option("--removal-interval", type=click.IntRange(min=0), default=100, show_default=True)
+@click.option("--seeding/--no-seeding", default=True, help="Start from held-out pairs.")
+@click.option("--time-limit", type=float, default=None, help="Seconds for improvement rounds.")
+@click.option("--max-iterations", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
+def split_dbca(pool: Path, **values: Any) -> None:
+    """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
+    from symcomp.dbca_mcd import McdConfig
+    from symcomp.dbca_split import mcd, swap
+
+    data, sizes = _prepare(pool, values)
+    target = _target(values["target_dc"])
+    if values["method"] == "swap":
+        result = swap(
+            data,
+            sizes,
+            values["seed"],
+            max_iterations=values["max_iterations"],
+            max_divergence=target,
+        )
+        _write(result, values["out"])
+        return
+    config = McdConfig(
+        train_size=sizes.train,
+        test_size=sizes.held_out,
+        target_dc=target,
+        max_da=values["max_da"],
+        candidates=values["candidates"],
+        removal_interval=values["removal_interval"],
+        rounds=values["rounds"],
+        seeding=values["seeding"],
+        time_limit=values["time_limit"],
+    )
+    result = mcd(data, sizes, config, values["seed"])
+    _write(result, values["out"])
+    if not result.meta["target_met"]:
+        wanted = "max" if target is None else f"{target:g}"
+        click.echo(
+            f"warning: targets not met (D_C {wanted} at D_A <= {values['max_da']:g}); the best "
+            f"split found has D_A {result.meta['atom_divergence']:.4f}, D_C "
+            f"{result.meta['compound_divergence']:.4f}. Relax --max-da, change --target-dc, or "
+            f"search longer (--rounds, --candidates).",
+            err=True,
+        )
+        if values["strict"]:
+            sys.exit(EXIT_DISAGREE)
+
+
+def _target(text: str) -> float | None:
+    if text.strip().lower() == "max":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserError(f"--target-dc must be a number in [0, 1] or 'max', got {text!r}.") from None
+    if not 0.0 <= value <= 1.0:
+        raise UserError(f"--target-dc must lie in [0, 1], got {value:g}.")
+    return value
+
+
+def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
+    from symcomp.dbca_split import baseline
+
+    data, sizes = _prepare(pool, values)
+    _write(baseline(data, method, sizes, values["seed"]), values["out"])
+
+
+_BY = click.option(
+    "--by", type=click.Choice(["input", "output"]), default="output", show_default=True
+)
+
+
+@split.command("random")
+@_pool_argument
+@_size_options
+@_feature_options
+def split_random(pool: Path, **values: Any) -> None:
+    """A random split of POOL."""
+    _baseline(pool, "random", values)
+
+
+@split.command("length")
+@_pool_argument
+@_BY
+@_size_options
+@_feature_options
+def split_length(pool: Path, by: str, **values: Any) -> None:
+    """A length split of POOL: train the shortest, test the longest (by input or output)."""
+    _baseline(pool, f"{by}_length", values)
+
+
+@split.command("pattern")
+@_pool_argument
+@_BY
+@_size_options
+@_feature_options
+def split_pattern(pool: Path, by: str, **values: Any) -> None:
+    """A pattern split of POOL: no test input (output) pattern occurs in train."""
+    _baseline(pool, f"{by}_pattern", values)
+
+
+@cli.command()
+@_pool_argument
+@click.argument("split_file", metavar="SPLIT", type=click.Path(path_type=Path, exists=True))
+@_feature_options
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
+    """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
+    from symcomp.dbca_split import PoolData, measure, options_of
+    from symcomp.splits import read_split
+
+    override = _options(values, defaults=False)
+    probe = PoolData.read(pool)
+    split_value = read_split(split_file, pool_size=len(probe))
+    data = PoolData(probe.path, probe.records, probe.manifest, options_of(split_value, override))
+    values_measured = measure(data, split_value)
+    values_measured["features"] = data.options.describe()
+    if as_json:
+        click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
+        return
+    sizes = values_measured.pop("sizes")
+    click.echo(f"{split_file} over {data.path}")
+    click.echo(f"  sizes: train {sizes['train']:,}, dev {sizes['dev']:,}, test {sizes['test']:,}")
+    for key, value in values_measured.items():
+        if key != "features":
+            click.echo(f"  {key.replace('_', ' ')}: {value}")

@@ -1,0 +1,110 @@
+"""What a split's ``meta`` records about it: divergences, sizes, coverage, length ratios.
+
+``D_A`` and ``D_C`` compare train with test (Keysers et al. 2020); with a dev part, dev is also
+compared with train. *Atom coverage* is the share of the atom types of test that occur in train;
+*compound coverage* the share of test's compound weight on compounds that occur in train.
+*Pattern coverage* is the share of test examples whose input (output) pattern
+(:mod:`symcomp.dbca_patterns`) occurs in train, and a *length ratio* is the mean input (output)
+length in tokens of test divided by that of train — the columns of the paper's Table 3.
+
+>>> from symcomp.dbca_features import ngram_features
+>>> texts = ["jump twice", "walk twice", "jump thrice", "walk thrice"]
+>>> features = ngram_features(texts)
+>>> values = divergence_summary(features, [0, 1], [2, 3], [])
+>>> values["compound_divergence"], values["atom_coverage"]
+(1.0, 0.6667)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from symcomp.dbca_engine import DivergenceEngine
+from symcomp.dbca_features import Features
+
+DIGITS = 4  # meta values are rounded to this many decimals
+
+
+def _round(value: float) -> float:
+    return round(float(value), DIGITS)
+
+
+def _pair(features: Features, train: Sequence[int], other: Sequence[int]) -> tuple[float, float]:
+    engine = DivergenceEngine(features)
+    engine.assign([train, other])
+    engine.atoms.resync()
+    engine.compounds.resync()
+    return engine.divergences()
+
+
+def divergence_summary(
+    features: Features, train: Sequence[int], test: Sequence[int], dev: Sequence[int]
+) -> dict[str, Any]:
+    """D_A, D_C (and against dev), atom and compound coverage of a split."""
+    da, dc = _pair(features, train, test)
+    values: dict[str, Any] = {"atom_divergence": _round(da), "compound_divergence": _round(dc)}
+    if dev:
+        dev_da, dev_dc = _pair(features, train, dev)
+        values["dev_atom_divergence"] = _round(dev_da)
+        values["dev_compound_divergence"] = _round(dev_dc)
+    train_atoms = features.atoms.sum_rows(train) > 0
+    test_atoms = features.atoms.sum_rows(test) > 0
+    values["atom_coverage"] = _round(
+        (train_atoms & test_atoms).sum() / max(int(test_atoms.sum()), 1)
+    )
+    train_compounds = features.compounds.sum_rows(train) > 0
+    test_weight = features.compounds.sum_rows(test)
+    values["compound_coverage"] = _round(
+        test_weight[train_compounds].sum() / max(float(test_weight.sum()), 1e-300)
+    )
+    return values
+
+
+def coverage(train_keys: Sequence[str], test_keys: Sequence[str]) -> float:
+    """Share of test examples whose key (pattern) occurs among the train examples.
+
+    >>> coverage(["a", "b"], ["a", "c", "a", "d"])
+    0.5
+    """
+    seen = set(train_keys)
+    return _round(sum(key in seen for key in test_keys) / max(len(test_keys), 1))
+
+
+def length_ratio(lengths: Sequence[int], train: Sequence[int], test: Sequence[int]) -> float:
+    """Mean length of test over mean length of train.
+
+    >>> length_ratio([2, 2, 6], [0, 1], [2])
+    3.0
+    """
+    values = np.asarray(lengths, dtype=np.float64)
+    train_mean = float(values[list(train)].mean()) if train else 0.0
+    test_mean = float(values[list(test)].mean()) if test else 0.0
+    return _round(test_mean / train_mean) if train_mean > 0 else 0.0
+
+
+def split_measures(
+    features: Features,
+    train: Sequence[int],
+    test: Sequence[int],
+    dev: Sequence[int],
+    *,
+    input_lengths: Sequence[int] | None = None,
+    output_lengths: Sequence[int] | None = None,
+    input_patterns: Sequence[str] | None = None,
+    output_patterns: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Everything :mod:`symcomp.dbca_measure` records, for the parts of one split."""
+    values = divergence_summary(features, train, test, dev)
+    values["sizes"] = {"train": len(train), "dev": len(dev), "test": len(test)}
+    for name, patterns in (("input", input_patterns), ("output", output_patterns)):
+        if patterns is not None:
+            values[f"{name}_pattern_coverage"] = coverage(
+                [patterns[i] for i in train], [patterns[i] for i in test]
+            )
+    for name, lengths in (("input", input_lengths), ("output", output_lengths)):
+        if lengths is not None:
+            values[f"{name}_length_ratio"] = length_ratio(lengths, train, test)
+    return values

@@ -1,0 +1,129 @@
+"""Input and output patterns: examples with entities and lexical fillers anonymised.
+
+A *lexical filler* is a word a rule chooses among interchangeable words: the alternatives of a
+rule that consist only of literals, when the rule has at least two of them (SCAN's ``walk``,
+``look``, ``run``, ``jump`` of ``primitive``; cfq's roles, verbs, types and adjectives), and
+the words of a lexicon terminal (cfq's entities ``M0 .. M9``). The *input pattern* replaces
+each filler by its rule's name. The *output pattern* is the output of the input with every
+filler replaced by the first word of its rule, so two examples share an output pattern when
+their meanings have the same shape (SCAN: ``jump around left`` and ``run around right``).
+
+For pools whose language is not registered, both patterns replace digits (``M3`` → ``M#``).
+
+>>> import symcomp
+>>> patterns = Patterns.of(symcomp.get_language("scan"))
+>>> patterns.input_pattern("jump around right twice")
+'primitive around direction twice'
+>>> patterns.output_pattern("jump right")
+'I_TURN_LEFT I_WALK'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lark import Token, Tree
+
+from symcomp.sampler import LITERAL, SLOT
+
+if TYPE_CHECKING:
+    from symcomp.language import Language
+
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """Pattern functions of one language (or the digit fallback when ``language`` is None)."""
+
+    language: Language | None
+    categories: dict[tuple[str, ...], str]  # filler words -> rule name(s), "|"-joined
+    canonical: dict[str, str]  # filler alias -> the first filler alias of its rule
+    first_words: dict[str, str]  # lexicon word -> the first word of its lexicon
+    longest: int
+
+    @classmethod
+    def of(cls, language: Language | None) -> Patterns:
+        """Find the fillers of ``language`` from its compiled rules."""
+        if language is None:
+            return cls(None, {}, {}, {}, 0)
+        found: dict[tuple[str, ...], set[str]] = {}
+        canonical: dict[str, str] = {}
+        first_words: dict[str, str] = {}
+        for origin, plans in language.sampler.plans.items():
+            lexical = [
+                plan
+                for plan in plans
+                if plan.symbols and all(kind == LITERAL for kind, _p, _k in plan.symbols)
+            ]
+            if len(lexical) >= 2:
+                for plan in lexical:
+                    words = tuple(str(payload) for _kind, payload, _keep in plan.symbols)
+                    found.setdefault(words, set()).add(origin)
+                    if plan.label is not None and lexical[0].label is not None:
+                        canonical[plan.label] = lexical[0].label
+            for plan in plans:
+                for kind, payload, _keep in plan.symbols:
+                    if kind == SLOT and len(payload) >= 2:
+                        category = _slot_name(language, payload)
+                        for word in payload:
+                            found.setdefault((str(word),), set()).add(category)
+                            first_words[str(word)] = str(payload[0])
+        categories = {words: "|".join(sorted(names)) for words, names in found.items()}
+        longest = max((len(words) for words in categories), default=0)
+        return cls(language, categories, canonical, first_words, longest)
+
+    def input_pattern(self, text: str) -> str:
+        """The input with each filler replaced by its rule's name (longest match first)."""
+        if self.language is None:
+            return _DIGITS.sub("#", text)
+        tokens = text.split()
+        result: list[str] = []
+        position = 0
+        while position < len(tokens):
+            for size in range(min(self.longest, len(tokens) - position), 0, -1):
+                category = self.categories.get(tuple(tokens[position : position + size]))
+                if category is not None:
+                    result.append(category)
+                    position += size
+                    break
+            else:
+                result.append(tokens[position])
+                position += 1
+        return " ".join(result)
+
+    def output_pattern(self, text: str, output: str | None = None) -> str:
+        """The output of the input's derivation with every filler made its rule's first."""
+        if self.language is None:
+            return _DIGITS.sub("#", output if output is not None else text)
+        tree = self.language.parse(text)
+        return self.language.render(self.language.evaluate(self._canonical(tree)))
+
+    def _canonical(self, tree: Tree[Any]) -> Tree[Any]:
+        label = str(tree.data)
+        children = [
+            self._canonical(child)
+            if isinstance(child, Tree)
+            else Token(child.type, self.first_words.get(str(child), str(child)))
+            if isinstance(child, Token)
+            else child
+            for child in tree.children
+        ]
+        return Tree(self.canonical.get(label, label), children)
+
+    def all_inputs(self, texts: Sequence[str]) -> list[str]:
+        return [self.input_pattern(text) for text in texts]
+
+    def all_outputs(self, texts: Sequence[str], outputs: Sequence[str]) -> list[str]:
+        return [self.output_pattern(t, o) for t, o in zip(texts, outputs, strict=True)]
+
+
+def _slot_name(language: Language, words: Sequence[str]) -> str:
+    """The name of the lexicon terminal whose word list is ``words``."""
+    for terminal, lexicon in language.grammar.sidecar.lexicon.items():
+        if list(lexicon) == list(words):
+            return terminal
+    return "SLOT"

@@ -1,0 +1,236 @@
+"""From a pool folder to a measured split: what ``symcomp split`` and ``divergence`` run.
+
+:class:`PoolData` reads a pool once (records, manifest, features, lengths, patterns on demand);
+:func:`mcd`, :func:`swap` and :func:`baseline` make :class:`symcomp.splits.Split` objects
+whose ``meta`` records the method, its parameters, the seed, the feature options and every
+measure of :mod:`symcomp.dbca_measure`; :func:`measure` measures any split.
+
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> folder = Path(tempfile.mkdtemp())
+>>> lines = [{"id": str(i), "input": t, "output": t.upper()} for i, t in enumerate(
+...     ["jump twice", "walk twice", "jump thrice", "walk thrice", "look twice", "look thrice"])]
+>>> _ = (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\\n" for r in lines))
+>>> data = PoolData.read(folder, FeatureOptions(compounds="ngrams"))
+>>> split = baseline(data, "random", SplitSizes(train=4, dev=0, test=2), seed=0)
+>>> split.meta["method"], split.meta["sizes"]
+('random', {'train': 4, 'dev': 0, 'test': 2})
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from symcomp.artifacts import examples_path, file_record
+from symcomp.dbca_baselines import (
+    Parts,
+    SplitSizes,
+    divide_held_out,
+    length_split,
+    pattern_split,
+    random_parts,
+)
+from symcomp.dbca_features import Features
+from symcomp.dbca_mcd import McdConfig, mcd_split
+from symcomp.dbca_measure import split_measures
+from symcomp.dbca_patterns import Patterns
+from symcomp.dbca_pool import FeatureOptions, features_of_records, read_pool
+from symcomp.dbca_swap import swap_search
+from symcomp.errors import DataError, SymcompError
+from symcomp.splits import Split
+from symcomp.version import __version__
+
+LOG = logging.getLogger(__name__)
+BASELINES = ("random", "input_length", "output_length", "input_pattern", "output_pattern")
+
+
+@dataclass
+class PoolData:
+    """One pool, read once: records, manifest, and what splits are computed from."""
+
+    path: Path
+    records: list[dict[str, Any]]
+    manifest: dict[str, Any] | None
+    options: FeatureOptions
+    _features: Features | None = field(default=None, repr=False)
+
+    @classmethod
+    def read(cls, pool: Path, options: FeatureOptions | None = None) -> PoolData:
+        records, manifest = read_pool(pool)
+        return cls(examples_path(pool), records, manifest, options or FeatureOptions())
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @property
+    def features(self) -> Features:
+        if self._features is None:
+            self._features = features_of_records(
+                self.records, self.manifest, self.options, str(self.path)
+            )
+        return self._features
+
+    @cached_property
+    def patterns(self) -> Patterns:
+        language = None
+        if self.manifest is not None and self.manifest.get("language"):
+            from symcomp.registry import get_language
+
+            try:
+                language = get_language(str(self.manifest["language"]))
+            except SymcompError:
+                LOG.warning("language %s not registered: digit patterns", self.manifest["language"])
+        return Patterns.of(language)
+
+    @cached_property
+    def input_patterns(self) -> list[str]:
+        return [self.patterns.input_pattern(str(r["input"])) for r in self.records]
+
+    @cached_property
+    def output_patterns(self) -> list[str]:
+        try:
+            return [
+                self.patterns.output_pattern(str(r["input"]), str(r["output"]))
+                for r in self.records
+            ]
+        except SymcompError as error:
+            raise DataError(f"{self.path}: cannot compute output patterns: {error}") from None
+
+    @cached_property
+    def input_lengths(self) -> list[int]:
+        return [_length(r, "length", "input") for r in self.records]
+
+    @cached_property
+    def output_lengths(self) -> list[int]:
+        return [_length(r, "output_length", "output") for r in self.records]
+
+    def describe(self) -> dict[str, Any]:
+        record = file_record(self.path)
+        return {
+            "path": str(self.path),
+            "examples": len(self.records),
+            "sha256": record["sha256"],
+            "language": (self.manifest or {}).get("language"),
+        }
+
+
+def _length(record: Mapping[str, Any], key: str, text: str) -> int:
+    meta = record.get("meta")
+    if isinstance(meta, Mapping) and isinstance(meta.get(key), int):
+        return int(meta[key])
+    return len(str(record[text]).split())
+
+
+def measure(data: PoolData, split: Split) -> dict[str, Any]:
+    """Every measure of :mod:`symcomp.dbca_measure` for ``split`` of ``data``."""
+    split.check(len(data), str(data.path))
+    return split_measures(
+        data.features,
+        split.train,
+        split.test,
+        split.dev,
+        input_lengths=data.input_lengths,
+        output_lengths=data.output_lengths,
+        input_patterns=data.input_patterns,
+        output_patterns=data.output_patterns,
+    )
+
+
+def _finish(
+    data: PoolData, parts: Parts, method: str, parameters: dict[str, Any], seed: int
+) -> Split:
+    split = Split.of(parts.train, parts.dev, parts.test)
+    meta: dict[str, Any] = {
+        "method": method,
+        "parameters": parameters,
+        "seed": seed,
+        "features": data.options.describe(),
+        "pool": data.describe(),
+        "symcomp_version": __version__,
+    }
+    meta.update(measure(data, split))
+    return split.with_meta(**meta)
+
+
+def baseline(data: PoolData, method: str, sizes: SplitSizes, seed: int) -> Split:
+    """A random, length or pattern split (:mod:`symcomp.dbca_baselines`)."""
+    if method == "random":
+        parts = random_parts(len(data), sizes, seed)
+    elif method.endswith("_length"):
+        lengths = data.input_lengths if method == "input_length" else data.output_lengths
+        parts = length_split(lengths, sizes, seed)
+    elif method.endswith("_pattern"):
+        patterns = data.input_patterns if method == "input_pattern" else data.output_patterns
+        parts = pattern_split(patterns, sizes, seed)
+    else:
+        raise DataError(f"unknown baseline {method!r}; choose one of {', '.join(BASELINES)}.")
+    return _finish(data, parts, method, {"sizes": sizes.__dict__}, seed)
+
+
+def mcd(data: PoolData, sizes: SplitSizes, config: McdConfig, seed: int) -> Split:
+    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca_mcd`)."""
+    result = mcd_split(data.features, config, seed)
+    rng = random.Random(seed)
+    divided = divide_held_out(result.test, sizes, rng)
+    parts = Parts(result.train, divided.dev, divided.test)
+    parameters = {**config.describe(), "sizes": sizes.__dict__}
+    split = _finish(data, parts, "mcd", parameters, seed)
+    return split.with_meta(
+        target_met=result.target_met,
+        search={
+            "seconds": round(result.seconds, 2),
+            "held_out_pairs": result.held_out_pairs,
+            "history": [{k: round(v, 4) for k, v in h.items()} for h in result.history],
+        },
+    )
+
+
+def swap(
+    data: PoolData,
+    sizes: SplitSizes,
+    seed: int,
+    *,
+    max_iterations: int = 1000,
+    max_divergence: float | None = None,
+    min_atom_count: int = 1,
+) -> Split:
+    """The NQG swap search from a random split (:mod:`symcomp.dbca_swap`)."""
+    start = random_parts(len(data), sizes, seed)
+    held_out = sorted(start.dev + start.test)
+    result = swap_search(
+        data.features,
+        start.train,
+        held_out,
+        max_iterations=max_iterations,
+        max_divergence=max_divergence,
+        min_atom_count=min_atom_count,
+    )
+    divided = divide_held_out(result.second, sizes, random.Random(seed))
+    parts = Parts(sorted(result.first), divided.dev, divided.test)
+    parameters = {
+        "sizes": sizes.__dict__,
+        "max_iterations": max_iterations,
+        "max_divergence": max_divergence,
+        "min_atom_count": min_atom_count,
+    }
+    split = _finish(data, parts, "swap", parameters, seed)
+    return split.with_meta(search={"swaps": result.swaps, "balance_swaps": result.balanced_swaps})
+
+
+def options_of(split: Split, override: FeatureOptions | None) -> FeatureOptions:
+    """The feature options a split was measured with (its meta), unless overridden."""
+    if override is not None:
+        return override
+    recorded = split.meta.get("features")
+    if isinstance(recorded, Mapping):
+        try:
+            return FeatureOptions.from_description(recorded)
+        except (SymcompError, TypeError, ValueError):
+            LOG.warning("split meta has unusable feature options; using the defaults")
+    return FeatureOptions()
