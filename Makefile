@@ -37,6 +37,9 @@ demo: $(STAMP)
 	$(BIN)/symcomp -q suite pcfg-set --n 4000 --seed 0 --out $(DEMO)/pcfg-set-suite --overwrite
 	@echo "== report card: an oracle against a baseline that copies the input strings"
 	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model oracle --model copy-strings
+	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved by z3"
+	$(BIN)/symcomp generate monotonicity --n 1000 --seed 0 --out $(DEMO)/monotonicity --overwrite
+	$(BIN)/symcomp verify $(DEMO)/monotonicity --jobs 2
 	@echo "== CobA arithmetic: the five partitions at 1/10 scale, with their Table 1 statistics"
 	$(BIN)/symcomp -q suite arithmetic --in-domain 2400 --generalisation 1200 --out $(DEMO)/arithmetic --overwrite
 	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
