@@ -94,44 +94,9 @@ def evaluate(
         click.echo(format_report_card(cards))
 
 
-def _run_model(path: Path, context: Any) -> Any:
-    from symcomp.metrics.models import load_run_model
-
-    return load_run_model(path)
-
-
 def _run_card(
     suite_dir: Path, run: Path, tests: tuple[str, ...], checkpoints: list[Any]
 ) -> dict[str, Any]:
-    """The report card of a trained run (or run set): each test is scored with the run trained
-    on its split, in the loop, with the run's per-epoch checkpoints for overgeneralisation;
-    tests no run was trained for are n/a (name them with --test to score them anyway)."""
-    from symcomp.artifacts import read_manifest
-    from symcomp.metrics.report import PredictionSource, evaluate_suite
-    from symcomp.models.runs import checkpoint_models, is_runset, runs_for_tests
+    from symcomp.models.report import run_report_card
 
-    manifest = read_manifest(suite_dir)
-    plan = runs_for_tests(run, suite_dir)
-    if tests and not is_runset(run):
-        plan = {test: run for test in tests}
-    results: dict[str, Any] = {}
-    for test in tests or tuple(plan):
-        if test not in manifest["tests"]:
-            raise UserError(f"{suite_dir}: no test named {test!r}.")
-        trained = plan.get(test)
-        if trained is None:
-            kind = manifest["tests"][test]["kind"]
-            results[test] = {"kind": kind, "note": f"no run in {run} was trained on this split"}
-            continue
-        source = PredictionSource(
-            str(run),
-            model=functools.partial(_run_model, trained),
-            checkpoints=checkpoints or checkpoint_models(trained),
-        )
-        results[test] = evaluate_suite(suite_dir, source, [test])["tests"][test]
-    return {
-        "suite": str(suite_dir),
-        "source": str(run),
-        "language": manifest["language"],
-        "tests": results,
-    }
+    return run_report_card(suite_dir, run, tests, checkpoints)

@@ -82,35 +82,42 @@ def train(
     """Train a model on TARGET = SUITE_DIR/TEST (one run), or on every test of SUITE_DIR (a run
     set: one run per distinct split), writing config, metrics, checkpoints and predictions."""
     from symcomp.artifacts import MANIFEST, read_manifest
-    from symcomp.models.runs import suite_plan, train_run, write_runset
+    from symcomp.models.runs import train_run, train_suite
     from symcomp.models.zoo import resolve
     from symcomp.suites.reading import read_test
 
     config = resolve(model, preset, sets)
-    is_suite = (target / MANIFEST).is_file() and "tests" in read_manifest(target)
-    plan = suite_plan(target) if is_suite else None
-    if plan is not None and resume:
-        raise UserError("--resume continues one run: give SUITE_DIR/TEST and that run's --out.")
-    jobs = [(t, out / t) for t, source in plan.items() if source == t] if plan else [(None, out)]
-    summaries = {}
-    for test, folder in jobs:
-        data = read_test(target, test) if test else read_test(target)
-        bar = None if quiet(ctx) else _Bar(f"{model} {data.name}")
-        try:
-            summaries[data.name] = train_run(
-                data,
-                config,
-                folder,
-                device=device,
-                resume=resume,
-                overwrite=overwrite,
-                progress=bar,
+    bars: list[_Bar] = []
+
+    def bar(label: str) -> _Bar | None:
+        if quiet(ctx):
+            return None
+        bars.append(_Bar(f"{model} {label}"))
+        return bars[-1]
+
+    try:
+        if (target / MANIFEST).is_file() and "tests" in read_manifest(target):
+            if resume:
+                raise UserError("--resume continues one run: give SUITE_DIR/TEST and its --out.")
+            summaries = train_suite(
+                target, config, out, device=device, overwrite=overwrite, progress=bar
             )
-        finally:
-            if bar is not None:
-                bar.close()
-    if plan is not None:
-        write_runset(out, target.resolve(), {t: plan[t] for t in plan})
+        else:
+            data = read_test(target)
+            summaries = {
+                data.name: train_run(
+                    data,
+                    config,
+                    out,
+                    device=device,
+                    resume=resume,
+                    overwrite=overwrite,
+                    progress=bar(data.name),
+                )
+            }
+    finally:
+        for shown in bars:
+            shown.close()
     if as_json:
         click.echo(json.dumps(summaries, indent=2))
         return

@@ -267,8 +267,9 @@ def best_epoch(path: Path) -> int:
     return saved[-1]
 
 
-def load_run(path: Path, epoch: int | None = None, device: str = "cpu") -> RunModel:
-    """The model of a run at ``epoch`` (default: the best epoch)."""
+def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunModel:
+    """The model of a run at ``epoch`` (default: the best epoch), on ``device`` (auto: CUDA
+    when present)."""
     data = run_config(path)
     config = RunConfig.from_json(data)
     vocab = json.loads((path / "vocab.json").read_text(encoding="utf-8"))
@@ -283,7 +284,7 @@ def load_run(path: Path, epoch: int | None = None, device: str = "cpu") -> RunMo
     return RunModel(path, chosen, task)
 
 
-def checkpoint_models(path: Path, device: str = "cpu") -> list[Callable[[list[str]], list[str]]]:
+def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[str]], list[str]]]:
     """One model per saved epoch, loaded when first asked (overgeneralisation profiles)."""
 
     def lazy(epoch: int) -> Callable[[list[str]], list[str]]:
@@ -325,6 +326,35 @@ def write_runset(out: Path, suite: Path, plan: dict[str, str]) -> None:
         out / RUNSET,
         {"format": "symcomp-runs", "suite": str(suite), "runs": plan},
     )
+
+
+def train_suite(
+    suite: Path,
+    config: RunConfig,
+    out: Path,
+    *,
+    device: str = "auto",
+    overwrite: bool = False,
+    progress: Callable[[str], Callable[[Progress], None] | None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """One run per distinct split of ``suite`` into ``out/<test>``, and ``out/runs.json``.
+
+    ``progress(test)`` may return a per-step callback for that test's run."""
+    from symcomp.suites.reading import read_test
+
+    plan = suite_plan(suite)
+    summaries = {}
+    for test in [t for t, source in plan.items() if source == t]:
+        summaries[test] = train_run(
+            read_test(suite, test),
+            config,
+            out / test,
+            device=device,
+            overwrite=overwrite,
+            progress=progress(test) if progress else None,
+        )
+    write_runset(out, suite.resolve(), plan)
+    return summaries
 
 
 def runs_for_tests(path: Path, suite: Path) -> dict[str, Path | None]:

@@ -33,6 +33,7 @@ from typing import Any, Literal
 import torch
 from torch import nn
 
+from symcomp.errors import SymcompError
 from symcomp.models.trees import TreeBatch
 from symcomp.models.vocab import PAD
 
@@ -131,7 +132,13 @@ def dgl_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch.T
     dgl = import_dgl()
     parent, slot = (batch.children > 0).nonzero(as_tuple=True)
     child = batch.children[parent, slot] - 1
-    graph = dgl.graph((child, parent), num_nodes=x.size(0), device=x.device)
+    try:
+        graph = dgl.graph((child, parent), num_nodes=x.size(0), device=x.device)
+    except Exception as error:  # e.g. a CPU-only DGL build asked for a CUDA graph
+        raise SymcompError(
+            f"DGL cannot build the tree graph on {x.device} ({error}); use the pure-torch "
+            "backend (--set backend=torch), which gives the same numbers."
+        ) from None
     slots = batch.children.size(1)
     graph.edata["slot"] = slot
     graph.ndata["wiou"] = cell.w_iou(x)

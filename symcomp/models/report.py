@@ -1,0 +1,63 @@
+"""The report card of a trained run or run set: each test scored with the model trained on its
+split, in the loop (localism unrolling, substitutivity pairs), with the run's per-epoch
+checkpoints as the overgeneralisation profile."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from symcomp.artifacts import read_manifest
+from symcomp.errors import DataError
+from symcomp.metrics.models import Model, ModelContext, load_run_model
+from symcomp.metrics.predictions import Predictions
+from symcomp.metrics.report import PredictionSource, evaluate_suite
+from symcomp.models.runs import checkpoint_models, is_runset, runs_for_tests
+
+
+def _model(path: Path, context: ModelContext) -> Model:
+    return load_run_model(path)
+
+
+def run_report_card(
+    suite: Path,
+    run: Path,
+    tests: Sequence[str] = (),
+    checkpoints: Sequence[Predictions | Model] = (),
+) -> dict[str, Any]:
+    """Score ``run`` (a run directory or a run set) on ``suite`` (or on ``tests`` of it).
+
+    Tests no run was trained for are reported with a note and no numbers (n/a on the card);
+    naming a test explicitly scores it with a single run whatever split that run saw.
+    """
+    manifest = read_manifest(suite)
+    plan = runs_for_tests(run, suite)
+    if tests and not is_runset(run):
+        plan = {test: run for test in tests}
+    results: dict[str, Any] = {}
+    for test in tests or tuple(plan):
+        if test not in manifest["tests"]:
+            raise DataError(
+                f"{suite}: no test named {test!r}; tests: {', '.join(manifest['tests'])}."
+            )
+        trained = plan.get(test)
+        if trained is None:
+            results[test] = {
+                "kind": manifest["tests"][test]["kind"],
+                "note": f"no run in {run} was trained on this split",
+            }
+            continue
+        source = PredictionSource(
+            str(run),
+            model=functools.partial(_model, trained),
+            checkpoints=list(checkpoints) or checkpoint_models(trained),
+        )
+        results[test] = evaluate_suite(suite, source, [test])["tests"][test]
+    return {
+        "suite": str(suite),
+        "source": str(run),
+        "language": manifest["language"],
+        "tests": results,
+    }
