@@ -116,8 +116,8 @@ def train(
                 )
             }
     finally:
-        for shown in bars:
-            shown.close()
+        for each in bars:
+            each.close()
     if as_json:
         click.echo(json.dumps(summaries, indent=2))
         return
