@@ -146,11 +146,6 @@ def pattern_split(patterns: Sequence[Hashable], sizes: SplitSizes, seed: Seed = 
             held_out.extend(members)
         else:
             rest.extend(members)
-    if len(rest) < sizes.train:
-        raise DataError(
-            f"only {len(rest):,} examples have patterns outside the held-out side, fewer than "
-            f"the {sizes.train:,} train examples asked for; lower --train-frac."
-        )
     if not held_out:
         raise DataError(
             "every pattern group is larger than the held-out side, so no pattern split exists; "

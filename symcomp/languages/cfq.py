@@ -334,7 +334,7 @@ def well_formed(tree: Tree[Any], text: str) -> bool:
     >>> well_formed(language.parse("Did M0 edit and edit M1"), "Did M0 edit and edit M1")
     False
     """
-    if not distinct_entities(tree, text):
+    if not distinct_entities(text):
         return False
     for node in tree.iter_subtrees():
         if str(node.data) in LIST_HEADS:
@@ -355,10 +355,10 @@ def _list_items(node: Tree[Any]) -> Any:
             yield repr(child)
 
 
-def distinct_entities(tree: Tree[Any], text: str) -> bool:
+def distinct_entities(text: str) -> bool:
     """True when no entity placeholder occurs twice (CFQ numbers distinct entities).
 
-    >>> distinct_entities(None, "Did M0 marry M1"), distinct_entities(None, "Did M0 marry M0")
+    >>> distinct_entities("Did M0 marry M1"), distinct_entities("Did M0 marry M0")
     (True, False)
     """
     entities = [token for token in text.split() if token[:1] == "M" and token[1:].isdigit()]

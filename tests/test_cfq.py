@@ -1,0 +1,156 @@
+"""The cfq language: CFQ's target format, semantics, extended DAG and subsampled pools."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import symcomp
+from symcomp.cfq_dag import cfq_node_link
+from symcomp.dbca_compounds import Dag, compound_counts
+from symcomp.dbca_features import dag_features
+from symcomp.dbca_subsample import complexity_quotas, subsample
+from symcomp.generate import PoolSpec
+from symcomp.languages.cfq import distinct_entities, well_formed
+
+CFQ = symcomp.get_language("cfq")
+
+
+def test_published_examples_read_the_same(peers):
+    """Every question of the published CFQ sample gets exactly its published query."""
+    items = json.loads((peers / "cfq_example" / "dataset.json").read_text())
+    assert len(items) == 10
+    for item in items:
+        question = item["questionPatternModEntities"]
+        assert CFQ.interpret(question) == item["sparqlPatternModEntities"], question
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses"),
+    [
+        ("Who directed M0", ["?x0 ns:film.director.film M0"]),
+        (
+            "Which film was directed by M1 and M2",
+            ["?x0 a ns:film.film", "M1 ns:film.director.film ?x0", "M2 ns:film.director.film ?x0"],
+        ),
+        (
+            "Was M0 a Spanish film producer that M1 married",
+            [
+                "FILTER ( M0 != M1 )",
+                "M0 a ns:film.producer",
+                "M0 ns:people.person.nationality ns:m.06mkj",
+                "M1 ns:people.person.spouse_s/ns:people.marriage.spouse|"
+                "ns:fictional_universe.fictional_character.married_to/"
+                "ns:fictional_universe.marriage_of_fictional_characters.spouses M0",
+            ],
+        ),
+        ("Was M2 M0 's sequel", ["M2 ns:film.film.prequel M0"]),
+        ("Was M1 influenced by M0", ["M1 ns:influence.influence_node.influenced_by M0"]),
+        (
+            "Did M0 's employee found M1",
+            [
+                "?x0 ns:organization.organization_founder.organizations_founded M1",
+                "M0 ns:business.employer.employees/ns:business.employment_tenure.person ?x0",
+            ],
+        ),
+        (
+            "What person did M3 employ and influence",
+            [
+                "?x0 a ns:people.person",
+                "M3 ns:business.employer.employees/ns:business.employment_tenure.person ?x0",
+                "M3 ns:influence.influence_node.influenced ?x0",
+            ],
+        ),
+    ],
+)
+def test_semantics(question, clauses):
+    query = CFQ.interpret(question)
+    head, body = query.split(" WHERE {\n")
+    assert head == (
+        "SELECT count(*)" if question.split()[0] in ("Did", "Was") else "SELECT DISTINCT ?x0"
+    )
+    assert body.rstrip("\n}").split(" .\n") == clauses
+
+
+def test_variables_are_numbered_from_the_focus_outwards():
+    query = CFQ.interpret("Did M3 's male cinematographer 's Canadian spouse 's spouse marry M0")
+    assert "?x2 ns:film.cinematographer.film M3" in query
+    assert "FILTER ( ?x1 != ?x2 )" in query
+
+
+def test_dag_adds_knowledge_and_resolution_rules():
+    tree = CFQ.parse("Did M1 's director and editor marry M0")
+    data = cfq_node_link(tree)
+    rules = [node["rule"] for node in data["nodes"]]
+    assert rules[0] == "start" and "res:count" in rules
+    assert "kb:film.director.film" in rules and "kb:film.editor.film" in rules
+    assert "res:neq_filter" in rules  # marrying someone else: the FILTER rule
+    dag = CFQ.derivation_dag("Did M1 's director and editor marry M0")
+    assert [dag.nodes[i]["rule"] for i in range(len(dag))] == rules
+    # a role and a verb meaning the same relation share their knowledge atom
+    director = compound_counts(Dag.from_node_link(cfq_node_link(CFQ.parse("Who directed M0"))))
+    assert "directed_verb(0:kb:film.director.film)".replace(":kb:", ":kb\\:") in director
+
+
+def test_with_dag_pools_store_the_extended_dag(tmp_path):
+    manifest = CFQ.write_pool(tmp_path / "p", PoolSpec(n=40, seed=3, with_dag=True))
+    lines = (tmp_path / "p" / "examples.jsonl").read_text().splitlines()
+    assert len(lines) == 40 == manifest["subsampling"]["kept"]
+    for line in lines:
+        record = json.loads(line)
+        stored = [node["rule"] for node in record["derivation"]["nodes"]]
+        assert stored == [n["rule"] for n in cfq_node_link(CFQ.parse(record["input"]))["nodes"]]
+        assert record["output"] == CFQ.interpret(record["input"])
+
+
+def test_pools_are_subsampled_uniformly_and_reproducibly(tmp_path):
+    spec = PoolSpec(n=600, seed=11)
+    first = CFQ.write_pool(tmp_path / "a", spec)
+    CFQ.write_pool(tmp_path / "b", spec, jobs=2)
+    text = (tmp_path / "a" / "examples.jsonl").read_text()
+    assert text == (tmp_path / "b" / "examples.jsonl").read_text()
+    sub = first["subsampling"]
+    assert sub["oversample"] == 2 and sub["kept"] == 600 and sub["candidates"] >= 600
+    counts = list(sub["complexity_counts"].values())
+    assert max(counts) <= 2 * (600 / len(counts)) + 2  # flat where candidates allow
+    for line in text.splitlines():
+        record = json.loads(line)
+        assert well_formed(CFQ.parse(record["input"]), record["input"])
+
+
+def test_pool_filter():
+    assert distinct_entities("Did M0 marry M1")
+    assert not distinct_entities("Did M0 marry M0")
+    for text, expected in [
+        ("Did M0 edit and direct M1", True),
+        ("Did M0 edit , direct , and edit M1", False),
+        ("Did M2 's writer and writer edit M1", False),
+        ("Did M0 edit M1 and M2", True),
+    ]:
+        assert well_formed(CFQ.parse(text), text) is expected
+
+
+def test_subsampling_is_uniform_and_raises_entropy():
+    rng = random.Random(0)
+    trees = [CFQ.sample(rng).tree for _ in range(800)]
+    dags = [Dag.from_node_link(cfq_node_link(tree)) for tree in trees if tree is not None]
+    features = dag_features(dags, weighting="counts", top_k=None)
+    complexities = [len(dag) for dag in dags]
+    chosen, entropy = subsample(complexities, features.compounds, 200, seed=0)
+    assert len(chosen) == 200 == len(set(chosen))
+    quotas = complexity_quotas(complexities, 200)
+    assert Counter(complexities[i] for i in chosen) == Counter(
+        {level: quota for level, quota in quotas.items() if quota}
+    )
+    _random_pick, random_entropy = subsample(
+        complexities, features.compounds, 200, seed=0, max_entropy=False
+    )
+    assert entropy > random_entropy
+    again = subsample(complexities, features.compounds, 200, seed=0)
+    assert again == (chosen, entropy)
+
+
+def test_complexity_quotas_water_fill():
+    assert complexity_quotas([1] * 10 + [2] * 2 + [3] * 10, 12) == {2: 2, 1: 5, 3: 5}
+    assert sum(complexity_quotas(list(range(30)) * 3, 50).values()) == 50

@@ -1,0 +1,187 @@
+"""``symcomp split`` and ``symcomp divergence``: files, meta, exit codes, bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner, Result
+
+from symcomp.cli import cli
+from symcomp.splits import read_split
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, [str(a) for a in args])
+
+    return invoke
+
+
+@pytest.fixture(scope="module")
+def pools(tmp_path_factory):
+    """A SCAN pool with stored DAGs and the same pool without them."""
+    folder = tmp_path_factory.mktemp("pools")
+    runner = CliRunner()
+    for name, extra in (("dag", ["--with-dag"]), ("plain", [])):
+        result = runner.invoke(
+            cli,
+            ["generate", "scan", "--n", "3000", "--seed", "1", "--out", str(folder / name), *extra],
+        )
+        assert result.exit_code == 0, result.output
+    return folder
+
+
+def no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_dbca_split_writes_a_measured_split(run, pools, tmp_path):
+    out = tmp_path / "mcd.json"
+    result = run("split", "dbca", pools / "dag", "--rounds", 2, "--dev-frac", 0.05, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "wrote mcd split" in result.output and "D_C" in result.output
+    split = read_split(out, pool_size=3000)
+    assert (len(split.train), len(split.dev), len(split.test)) == (1200, 150, 300)
+    meta = split.meta
+    assert meta["method"] == "mcd" and meta["seed"] == 0 and meta["target_met"] is True
+    assert meta["parameters"]["max_da"] == 0.02 and meta["parameters"]["rounds"] == 2
+    assert meta["atom_divergence"] <= 0.02 and meta["compound_divergence"] > 0.4
+    for key in (
+        "dev_compound_divergence",
+        "atom_coverage",
+        "input_pattern_coverage",
+        "output_pattern_coverage",
+        "input_length_ratio",
+        "output_length_ratio",
+    ):
+        assert key in meta
+    assert meta["pool"]["examples"] == 3000 and len(meta["pool"]["sha256"]) == 64
+    assert meta["features"]["weighting"] == "dbca"
+    assert json.loads(out.read_text())["trainIdxs"] == list(split.train)
+
+
+def test_stored_and_rebuilt_dags_give_the_same_split(run, pools, tmp_path):
+    files = []
+    for name in ("dag", "plain"):
+        out = tmp_path / f"{name}.json"
+        result = run("split", "dbca", pools / name, "--rounds", 1, "--seed", 5, "--out", out)
+        assert result.exit_code == 0, result.output
+        files.append(read_split(out))
+    assert files[0].train == files[1].train and files[0].test == files[1].test
+
+
+def test_divergence_command_measures_any_split(run, pools, tmp_path):
+    out = tmp_path / "random.json"
+    assert run("split", "random", pools / "plain", "--seed", 2, "--out", out).exit_code == 0
+    result = run("divergence", pools / "plain", out, "--json")
+    assert result.exit_code == 0, result.output
+    values = json.loads(result.output)
+    meta = read_split(out).meta
+    assert values["compound_divergence"] == meta["compound_divergence"]
+    assert values["atom_divergence"] == meta["atom_divergence"] < 0.01
+    text = run("divergence", pools / "plain", out)
+    assert text.exit_code == 0 and "compound divergence" in text.output
+    counts = json.loads(
+        run("divergence", pools / "plain", out, "--weighting", "counts", "--json").output
+    )
+    assert counts["features"]["weighting"] == "counts"
+
+
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        ("length", ["--by", "input"]),
+        ("length", []),
+        ("pattern", ["--by", "input"]),
+        ("pattern", []),
+    ],
+)
+def test_baseline_commands(run, pools, tmp_path, command, extra):
+    out = tmp_path / "split.json"
+    result = run("split", command, pools / "plain", *extra, "--out", out)
+    assert result.exit_code == 0, result.output
+    meta = read_split(out).meta
+    by = extra[1] if extra else "output"
+    assert meta["method"] == f"{by}_{command}"
+    if command == "pattern":
+        assert meta[f"{by}_pattern_coverage"] == 0.0
+    else:
+        assert meta[f"{by}_length_ratio"] > 1.0
+
+
+def test_swap_method(run, pools, tmp_path):
+    out = tmp_path / "swap.json"
+    result = run(
+        "split", "dbca", pools / "plain", "--method", "swap", "--max-iterations", 30, "--out", out
+    )
+    assert result.exit_code == 0, result.output
+    meta = read_split(out).meta
+    assert meta["method"] == "swap" and meta["search"]["swaps"] > 0
+    assert meta["atom_coverage"] == 1.0
+
+
+def test_impossible_target_warns_and_strict_exits_one(run, pools, tmp_path):
+    out = tmp_path / "hard.json"
+    args = ["split", "dbca", pools / "plain", "--target-dc", 0.9, "--max-da", 0, "--rounds", 0]
+    result = run(*args, "--out", out)
+    no_traceback(result)
+    assert result.exit_code == 0
+    assert "warning: targets not met" in result.output and "D_C" in result.output
+    assert read_split(out).meta["target_met"] is False
+    strict = run(*args, "--out", out, "--overwrite", "--strict")
+    assert strict.exit_code == 1
+
+
+def test_bad_split_files_are_exit_two(run, pools, tmp_path):
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps({"trainIdxs": [0, 1], "devIdxs": [], "testIdxs": [5000]}))
+    result = run("divergence", pools / "plain", outside)
+    no_traceback(result)
+    assert result.exit_code == 2 and "outside the pool of 3,000" in result.output
+    overlap = tmp_path / "overlap.json"
+    overlap.write_text(json.dumps({"trainIdxs": [0, 1], "devIdxs": [], "testIdxs": [1]}))
+    result = run("divergence", pools / "plain", overlap)
+    assert result.exit_code == 2 and "must be disjoint" in result.output
+
+
+def test_missing_derivations_without_a_language_are_exit_two(run, tmp_path):
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    lines = [{"id": str(i), "input": f"w{i} x", "output": "y"} for i in range(30)]
+    (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    result = run("split", "dbca", folder, "--out", tmp_path / "s.json")
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert "examples.jsonl:1: the line has no derivation" in result.output
+    assert "--compounds ngrams" in result.output
+    (folder / "manifest.json").write_text(json.dumps({"language": "no-such-language"}))
+    result = run("split", "dbca", folder, "--out", tmp_path / "s.json")
+    assert result.exit_code == 2 and "cannot be loaded" in result.output
+    ngrams = run("split", "dbca", folder, "--compounds", "ngrams", "--out", tmp_path / "s.json")
+    assert ngrams.exit_code == 0, ngrams.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--target-dc", "high"), "--target-dc must be a number"),
+        (("--target-dc", "1.5"), "must lie in [0, 1]"),
+        (("--train-frac", "0.9", "--test-frac", "0.2"), "exceeds 1"),
+        (("--max-da", "-0.1"), "--max-da must lie in [0, 1]"),
+    ],
+)
+def test_bad_arguments_are_exit_two(run, pools, tmp_path, args, message):
+    result = run("split", "dbca", pools / "plain", *args, "--out", tmp_path / "x.json")
+    no_traceback(result)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_existing_output_needs_overwrite(run, pools, tmp_path):
+    out = tmp_path / "r.json"
+    assert run("split", "random", pools / "plain", "--out", out).exit_code == 0
+    result = run("split", "random", pools / "plain", "--out", out)
+    assert result.exit_code == 2 and "--overwrite" in result.output
+    assert run("split", "random", pools / "plain", "--out", out, "--overwrite").exit_code == 0

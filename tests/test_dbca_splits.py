@@ -1,0 +1,195 @@
+"""MCD search, held-out pair seeding, baselines, patterns and split measures."""
+
+import numpy as np
+import pytest
+
+import symcomp
+from symcomp.dbca_baselines import SplitSizes, length_split, pattern_split, random_parts
+from symcomp.dbca_compounds import Dag
+from symcomp.dbca_divergence import compound_divergence
+from symcomp.dbca_features import Features, dag_features, ngram_features
+from symcomp.dbca_mcd import McdConfig, mcd_split
+from symcomp.dbca_measure import coverage, length_ratio, split_measures
+from symcomp.dbca_patterns import Patterns
+from symcomp.dbca_seeding import held_out_pairs
+from symcomp.errors import DataError
+
+
+@pytest.fixture(scope="module")
+def scan_subset():
+    scan = symcomp.get_language("scan")
+    derivations = list(scan.enumerate())[::5]
+    texts = [" ".join(d.tokens) for d in derivations]
+    return dag_features(Dag.from_tree(d.tree) for d in derivations), texts
+
+
+def random_dc(features: Features, sizes: SplitSizes, seed: int) -> float:
+    parts = random_parts(len(features), sizes, seed)
+    return compound_divergence(
+        features.compounds.sum_rows(parts.train), features.compounds.sum_rows(parts.test)
+    )
+
+
+def test_mcd_split_sizes_bounds_and_determinism(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(train_size=round(0.4 * n), test_size=round(0.1 * n), rounds=2)
+    result = mcd_split(features, config, seed=3)
+    assert len(result.train) == config.train_size and len(result.test) == config.test_size
+    assert not set(result.train) & set(result.test)
+    assert result.atom_divergence <= 0.02 + 1e-12 and result.target_met
+    baseline = random_dc(features, SplitSizes(config.train_size, 0, config.test_size), 3)
+    assert result.compound_divergence > baseline + 0.4
+    again = mcd_split(features, config, seed=3)
+    assert (again.train, again.test) == (result.train, result.test)
+    other = mcd_split(features, config, seed=4)
+    assert other.test != result.test
+    assert result.history[0]["round"] == 0 and len(result.history) == 3
+
+
+def test_reported_divergences_are_exact(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    result = mcd_split(features, McdConfig(round(0.4 * n), round(0.1 * n), rounds=1), seed=0)
+    measured = split_measures(features, result.train, result.test, [])
+    assert measured["compound_divergence"] == round(result.compound_divergence, 4)
+    assert measured["atom_divergence"] == round(result.atom_divergence, 4)
+
+
+def test_removal_rounds_and_seeding_help(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    train, test = round(0.4 * n), round(0.1 * n)
+    plain = mcd_split(features, McdConfig(train, test, rounds=0, seeding=False), seed=1)
+    full = mcd_split(features, McdConfig(train, test, rounds=3), seed=1)
+    assert full.compound_divergence > plain.compound_divergence
+    assert full.held_out_pairs and not plain.held_out_pairs
+
+
+def test_numeric_target_is_approached(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), target_dc=0.3, rounds=2, seeding=False)
+    result = mcd_split(features, config, seed=0)
+    assert abs(result.compound_divergence - 0.3) < 0.02
+    assert result.target_met
+
+
+def test_impossible_target_returns_best_effort(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), target_dc=0.95, max_da=0.0, rounds=1)
+    result = mcd_split(features, config, seed=0)
+    assert not result.target_met
+    assert len(result.train) == config.train_size  # still a complete split
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (McdConfig(0, 10), "at least one train"),
+        (McdConfig(10, 10**6), "exceed the pool"),
+        (McdConfig(10, 10, target_dc=1.5), "target-dc"),
+        (McdConfig(10, 10, max_da=-1), "max-da"),
+        (McdConfig(10, 10, removal_fraction=1.0), "removal fraction"),
+    ],
+)
+def test_bad_configs_are_data_errors(scan_subset, config, message):
+    with pytest.raises(DataError, match=message):
+        mcd_split(scan_subset[0], config)
+
+
+def test_seeding_finds_swapped_pairings(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    chosen = held_out_pairs(features, features.pairs, round(0.4 * n), round(0.1 * n), seed=0)
+    names = [features.pair_names[i] for i in chosen]
+    heads = {name.split("(")[0] for name in names}
+    # modifiers paired with different verb types: twice/thrice/once each hold one pairing out
+    assert len(names) >= 3 and len(heads & {"twice", "thrice", "once"}) >= 2
+
+
+def test_length_split_puts_the_longest_in_test():
+    lengths = [5, 1, 4, 2, 3, 9, 7, 8, 6, 10]
+    parts = length_split(lengths, SplitSizes(train=5, dev=1, test=2), seed=0)
+    assert sorted(lengths[i] for i in parts.train) == [1, 2, 3, 4, 5]
+    assert sorted(lengths[i] for i in parts.dev + parts.test) == [8, 9, 10]
+    assert length_ratio(lengths, parts.train, parts.test) > 2
+
+
+def test_pattern_split_keeps_patterns_apart():
+    patterns = [f"p{i % 7}" for i in range(70)]
+    parts = pattern_split(patterns, SplitSizes(train=30, dev=5, test=15), seed=2)
+    train_patterns = {patterns[i] for i in parts.train}
+    assert not train_patterns & {patterns[i] for i in parts.test + parts.dev}
+    assert len(parts.test) + len(parts.dev) <= 20
+    assert coverage([patterns[i] for i in parts.train], [patterns[i] for i in parts.test]) == 0
+    with pytest.raises(DataError, match="larger than the held-out side"):
+        pattern_split(patterns, SplitSizes(train=10, dev=0, test=3), seed=0)
+
+
+def test_split_sizes_from_fractions():
+    assert SplitSizes.from_fractions(100, 0.5, 0.2, 0.1) == SplitSizes(50, 10, 20)
+    with pytest.raises(DataError, match="exceeds 1"):
+        SplitSizes.from_fractions(100, 0.8, 0.3)
+    with pytest.raises(DataError, match="at least one"):
+        SplitSizes.from_fractions(3, 0.1, 0.1)
+    with pytest.raises(DataError, match="--test-frac"):
+        SplitSizes.from_fractions(100, 0.5, -0.1)
+
+
+def test_scan_patterns():
+    patterns = Patterns.of(symcomp.get_language("scan"))
+    assert patterns.input_pattern("run opposite left after walk") == (
+        "primitive opposite direction after primitive"
+    )
+    same = {patterns.output_pattern(t) for t in ("run around right", "look around left")}
+    assert same == {" ".join(["I_TURN_LEFT", "I_WALK"] * 4)}
+    assert patterns.output_pattern("walk and run") == patterns.output_pattern("walk after run")
+
+
+def test_cfq_patterns_anonymise_entities_and_lexical_items():
+    patterns = Patterns.of(symcomp.get_language("cfq"))
+    first = "Did M1 's female actor edit and produce M0"
+    second = "Did M4 's male employer write and direct M2"
+    assert patterns.input_pattern(first) == patterns.input_pattern(second)
+    assert "ENTITY" in patterns.input_pattern(first)
+    assert patterns.output_pattern(first) == patterns.output_pattern(second)
+
+
+def test_patterns_without_a_language_replace_digits():
+    patterns = Patterns.of(None)
+    assert patterns.input_pattern("Did M3 edit M12") == "Did M# edit M#"
+    assert patterns.output_pattern("x", "?x0 M4") == "?x# M#"
+
+
+def test_measures_cover_the_table_columns():
+    texts = ["a b", "a c", "b c", "c a", "a b c", "b a"]
+    features = ngram_features(texts)
+    values = split_measures(
+        features,
+        [0, 1, 2],
+        [3, 4],
+        [5],
+        input_lengths=[len(t.split()) for t in texts],
+        output_lengths=[1] * 6,
+        input_patterns=texts,
+        output_patterns=["x"] * 6,
+    )
+    assert set(values) >= {
+        "atom_divergence",
+        "compound_divergence",
+        "dev_atom_divergence",
+        "dev_compound_divergence",
+        "atom_coverage",
+        "compound_coverage",
+        "input_pattern_coverage",
+        "output_pattern_coverage",
+        "input_length_ratio",
+        "output_length_ratio",
+        "sizes",
+    }
+    assert values["sizes"] == {"train": 3, "dev": 1, "test": 2}
+    assert values["output_pattern_coverage"] == 1.0 and values["input_pattern_coverage"] == 0.0
+    assert values["input_length_ratio"] == 1.25
+    assert np.isclose(values["compound_coverage"], 2 / 3, atol=1e-4)  # "a b", "b c" of 3
