@@ -28,6 +28,15 @@ from symcomp.models.report import run_report_card
 from symcomp.models.runs import train_suite
 from symcomp.models.zoo import resolve
 
+RUN_FIELDS = (
+    "epochs",
+    "best_epoch",
+    "test_accuracy",
+    "dev_accuracy",
+    "seconds",
+    "train_examples_per_cpu_second",
+)
+
 
 def build_suite(args: argparse.Namespace) -> Path:
     suite: Path = args.suite or Path(f"runs/benchmarks/{args.language}-suite")
@@ -88,10 +97,7 @@ def main() -> None:
         runs[model] = {
             "train_wall_seconds": round(trained, 1),
             "evaluate_wall_seconds": round(time.perf_counter() - started - trained, 1),
-            "runs": {
-                test: {k: s[k] for k in ("epochs", "best_epoch", "test_accuracy", "seconds")}
-                for test, s in summaries.items()
-            },
+            "runs": {test: {k: s[k] for k in RUN_FIELDS} for test, s in summaries.items()},
         }
         print(format_report_card(cards), flush=True)
     name = f"report_cards_{args.language}"

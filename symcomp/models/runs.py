@@ -149,6 +149,7 @@ def train_run(
         "test_accuracy": _accuracy(answers, data.test),
         "dev_accuracy": _best_row(rows, fitted["best_epoch"]).get("dev_accuracy"),
         "train_examples_per_second": _mean([r["examples_per_second"] for r in rows]),
+        "train_examples_per_cpu_second": _mean([r["examples_per_cpu_second"] for r in rows]),
         "predict_examples_per_second": round(len(data.test) / max(predict_seconds, 1e-9), 1),
         "device": str(where),
         "threads": torch.get_num_threads(),

@@ -45,7 +45,7 @@ class TrainConfig:
     weight_decay: float = 0.0
     momentum: float = 0.0  # sgd
     nesterov: bool = False  # sgd
-    schedule: Literal["constant", "warmup", "noam"] = "constant"
+    schedule: Literal["constant", "warmup", "rsqrt", "noam"] = "constant"
     warmup: int = 0  # steps
     noam_dim: int = 512  # noam: lr * dim^-0.5 * min(step^-0.5, step * warmup^-1.5)
     clip: float = 5.0  # max gradient norm (0: none)
@@ -104,6 +104,8 @@ def lr_factor(config: TrainConfig, step: int) -> float:
 
     >>> lr_factor(TrainConfig(schedule="warmup", warmup=10), 5)
     0.5
+    >>> lr_factor(TrainConfig(schedule="rsqrt", warmup=10), 40)
+    0.5
     >>> round(lr_factor(TrainConfig(schedule="noam", warmup=4000, noam_dim=512), 4000), 6)
     0.000699
     """
@@ -112,10 +114,15 @@ def lr_factor(config: TrainConfig, step: int) -> float:
         return 1.0
     if config.schedule == "warmup":
         return min(1.0, step / config.warmup) if config.warmup else 1.0
+    if config.schedule == "rsqrt":  # linear warm-up to lr, then lr * sqrt(warmup / step)
+        warmup = max(config.warmup, 1)
+        return min(step / warmup, (warmup / step) ** 0.5)
     if config.schedule == "noam":
         warmup = max(config.warmup, 1)
         return float(config.noam_dim**-0.5 * min(step**-0.5, step * warmup**-1.5))
-    raise SymcompError(f"unknown schedule {config.schedule!r}; use constant, warmup or noam.")
+    raise SymcompError(
+        f"unknown schedule {config.schedule!r}; use constant, warmup, rsqrt or noam."
+    )
 
 
 class Trainer:
@@ -216,55 +223,62 @@ class Trainer:
         return time.process_time() if self.config.budget_clock == "cpu" else time.perf_counter()
 
     def _epoch(self) -> None:
+        """Train one epoch, validate, save its weights, log its metrics and the resume file."""
         self.epoch += 1
         started = self._clock()
         wall, cpu = time.perf_counter(), time.process_time()
-        batches = self.objective.train_batches(self.epoch)
-        self.module.train()
-        total = correct = count = 0.0
-        examples = 0
-        for step, batch in enumerate(batches, start=1):
-            loss, stats = self._step(batch)
-            total += loss * stats["count"]
-            count += stats["count"]
-            correct += stats["correct"]
-            examples += len(batch)
-            if self.progress is not None:
-                self.progress(
-                    Progress(self.epoch, step, len(batches), total / count, correct / count)
-                )
-            if self._over_budget(started):
-                log.info(
-                    "time budget of %s minutes reached in epoch %d",
-                    self.config.max_minutes,
-                    self.epoch,
-                )
-                self.done = True
-                break
-        train_seconds = time.perf_counter() - wall
-        train_cpu_seconds = time.process_time() - cpu
+        totals = self._train_epoch(started)
+        totals["train_seconds"] = time.perf_counter() - wall
+        totals["train_cpu_seconds"] = time.process_time() - cpu
         self.module.eval()
         dev = self.objective.validate()
         self.seconds += self._clock() - started
         self._save(self.module.state_dict(), self.checkpoint_path(self.epoch))
         self._track(dev)
-        row = {
-            "epoch": self.epoch,
-            "train_loss": total / max(count, 1),
-            "train_accuracy": correct / max(count, 1),
-            **dev,
-            "lr": self.optimizer.param_groups[0]["lr"],
-            "examples": examples,
-            "train_seconds": round(train_seconds, 3),
-            "train_cpu_seconds": round(train_cpu_seconds, 3),
-            "examples_per_second": round(examples / max(train_seconds, 1e-9), 1),
-            "seconds": round(self.seconds, 3),
-            "best_epoch": self.best[1] if self.best else None,
-        }
+        row = self._row(totals, dev)
         log.info("epoch %d: %s", self.epoch, json.dumps(row))
         with (self.out / METRICS).open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
         self._save(self._state(), self.out / RESUME)
+
+    def _train_epoch(self, started: float) -> dict[str, float]:
+        """Optimisation steps over the epoch's batches (until the budget runs out)."""
+        batches = self.objective.train_batches(self.epoch)
+        self.module.train()
+        totals = {"loss": 0.0, "correct": 0.0, "count": 0.0, "examples": 0.0}
+        for step, batch in enumerate(batches, start=1):
+            loss, stats = self._step(batch)
+            totals["loss"] += loss * stats["count"]
+            totals["count"] += stats["count"]
+            totals["correct"] += stats["correct"]
+            totals["examples"] += len(batch)
+            if self.progress is not None:
+                mean, share = totals["loss"] / totals["count"], totals["correct"] / totals["count"]
+                self.progress(Progress(self.epoch, step, len(batches), mean, share))
+            if self._over_budget(started):
+                log.info("time budget reached in epoch %d", self.epoch)
+                self.done = True
+                break
+        return totals
+
+    def _row(self, totals: dict[str, float], dev: dict[str, float]) -> dict[str, Any]:
+        """The metrics line of the epoch."""
+        count, examples = max(totals["count"], 1.0), int(totals["examples"])
+        wall, cpu = max(totals["train_seconds"], 1e-9), max(totals["train_cpu_seconds"], 1e-9)
+        return {
+            "epoch": self.epoch,
+            "train_loss": totals["loss"] / count,
+            "train_accuracy": totals["correct"] / count,
+            **dev,
+            "lr": self.optimizer.param_groups[0]["lr"],
+            "examples": examples,
+            "train_seconds": round(wall, 3),
+            "train_cpu_seconds": round(cpu, 3),
+            "examples_per_second": round(examples / wall, 1),
+            "examples_per_cpu_second": round(examples / cpu, 1),
+            "seconds": round(self.seconds, 3),
+            "best_epoch": self.best[1] if self.best else None,
+        }
 
     def _step(self, batch: Any) -> tuple[float, dict[str, float]]:
         with autocast(self.device, self.dtype):

@@ -15,7 +15,13 @@ from symcomp.models.trainer import TrainConfig, lr_factor
 from symcomp.models.zoo import resolve
 from symcomp.suites.reading import read_test
 
-TIMING = {"train_seconds", "train_cpu_seconds", "examples_per_second", "seconds"}
+TIMING = {
+    "train_seconds",
+    "train_cpu_seconds",
+    "examples_per_second",
+    "examples_per_cpu_second",
+    "seconds",
+}
 
 
 def metrics(run: Path) -> list[dict[str, Any]]:
