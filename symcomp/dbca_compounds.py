@@ -44,7 +44,7 @@ DEFAULT_MAX_NODES = 5  # Keysers et al. 2020 (CFQ): subgraphs of up to 5 nodes .
 DEFAULT_MAX_BRANCHING = 2  # ... with branching at most 2, plus linear chains of any size
 MAX_GENERAL_KEY_NODES = 8  # non-tree subgraphs are keyed by brute force over node orders
 
-Entry = tuple[int, str, int, bool]  # (node bitmask, key, size, is a chain)
+Entry = tuple[int, str, int, bool, int, int]  # mask, key, size, chain?, leaves, removable
 
 
 @dataclass(frozen=True)
@@ -220,42 +220,77 @@ def compound_counts(dag: Dag, spec: CompoundSpec | None = None) -> Counter[str]:
 
 def extract(
     dag: Dag, spec: CompoundSpec, *, extensions: bool
-) -> tuple[list[str], list[list[str]] | None]:
-    """Every compound occurrence of ``dag`` and, optionally, its one-node super-compounds.
+) -> tuple[list[str], list[tuple[int, str]] | None]:
+    """Every compound occurrence of ``dag`` and, optionally, its immediate super-compounds.
 
     Returns the key of each occurrence (a compound occurring twice is listed twice) and, when
-    ``extensions`` is true, for each occurrence the distinct keys of the compounds obtained by
-    adding one adjacent node to it (its immediate super-compounds, used by DBCA weighting).
+    ``extensions`` is true, the pairs ``(i, key)``: occurrence ``i`` plus one adjacent node is
+    an occurrence of compound ``key`` (used by DBCA weighting). A pair may repeat when two
+    different one-node extensions have the same key.
 
     >>> dag = Dag.from_edges(["a", "b", "c"], [(0, 1, 0), (1, 2, 0)])
     >>> extract(dag, CompoundSpec(), extensions=True)
-    (['b(0:c)', 'a(0:b)', 'a(0:b(0:c))'], [['a(0:b(0:c))'], ['a(0:b(0:c))'], []])
+    (['b(0:c)', 'a(0:b)', 'a(0:b(0:c))'], [(0, 'a(0:b(0:c))'), (1, 'a(0:b(0:c))')])
     """
-    found = _forest_occurrences(dag, spec) if dag.is_forest() else _general_occurrences(dag, spec)
-    keys = [key for _mask, key in found]
+    if dag.is_forest():
+        found = _forest_occurrences(dag, spec)
+        keys = [key for _mask, key, _removable in found]
+        return keys, (_supers_by_removal(found) if extensions else None)
+    general = _general_occurrences(dag, spec)
+    keys = [key for _mask, key in general]
     if not extensions:
         return keys, None
-    return keys, _extensions(dag, found)
+    pairs = [
+        (index, key) for index, supers in enumerate(_extensions(dag, general)) for key in supers
+    ]
+    return keys, pairs
+
+
+def _supers_by_removal(found: list[tuple[int, str, int]]) -> list[tuple[int, str]]:
+    """Pairs (sub-occurrence, key) from removing each removable node of each occurrence.
+
+    In a tree, a connected node set minus one node stays connected exactly when that node is
+    a leaf of the set or its root with a single child; every one-node extension of an
+    occurrence is found this way from the larger side.
+    """
+    index = {mask: number for number, (mask, _key, _removable) in enumerate(found)}
+    pairs: list[tuple[int, str]] = []
+    for mask, key, removable in found:
+        while removable:
+            low = removable & -removable
+            removable ^= low
+            smaller = index.get(mask ^ low)
+            if smaller is not None:
+                pairs.append((smaller, key))
+    return pairs
 
 
 # -- trees and forests: dynamic programming over rooted subtrees ---------------------------
 
 
-def _forest_occurrences(dag: Dag, spec: CompoundSpec) -> list[tuple[int, str]]:
-    """Occurrences in a forest: each is a subtree rooted at some node (children first)."""
+def _forest_occurrences(dag: Dag, spec: CompoundSpec) -> list[tuple[int, str, int]]:
+    """Occurrences in a forest, each a subtree rooted at some node (children first).
+
+    Each is ``(mask, key, removable)``: its node bitmask, its key, and the bitmask of the nodes
+    whose removal leaves it connected (its leaves, and its root when that has one child).
+    """
     labels = [_escape(label) for label in dag.labels]
     rooted: list[list[Entry]] = [[] for _ in labels]
     long_chains: list[list[Entry]] = [[] for _ in labels]
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, str, int]] = []
     k, minimum = spec.max_nodes, spec.min_nodes
     for node in reversed(dag.topological_order()):
         entries = _rooted_at(node, labels[node], dag.children[node], rooted, k, spec.max_branching)
         rooted[node] = entries
-        found.extend((mask, key) for mask, key, size, _chain in entries if size >= minimum)
+        found.extend(
+            (mask, key, removable)
+            for mask, key, size, _chain, _leaves, removable in entries
+            if size >= minimum
+        )
         if spec.chains:
             chains = _long_chains_at(node, labels[node], dag.children[node], rooted, long_chains, k)
             long_chains[node] = chains
-            found.extend((mask, key) for mask, key, _size, _chain in chains)
+            found.extend((mask, key, removable) for mask, key, _s, _c, _l, removable in chains)
     return found
 
 
@@ -269,12 +304,13 @@ def _rooted_at(
 ) -> list[Entry]:
     """All subtrees rooted at ``node`` with at most ``k`` nodes and the branching bound."""
     bit = 1 << node
-    entries: list[Entry] = [(bit, label, 1, True)]
+    entries: list[Entry] = [(bit, label, 1, True, bit, bit)]
     if k == 1 or not kids:
         return entries
     for count in range(1, min(branching, len(kids)) + 1):
+        root_removable = bit if count == 1 else 0
         for combo in itertools.combinations(kids, count):
-            partial: list[tuple[int, list[str], int, bool]] = [(bit, [], 1, count == 1)]
+            partial: list[tuple[int, list[str], int, bool, int]] = [(bit, [], 1, count == 1, 0)]
             for position, child in combo:
                 partial = [
                     (
@@ -282,14 +318,17 @@ def _rooted_at(
                         [*parts, f"{position}:{child_key}"],
                         size + child_size,
                         chain and child_chain,
+                        leaves | child_leaves,
                     )
-                    for mask, parts, size, chain in partial
-                    for child_mask, child_key, child_size, child_chain in rooted[child]
+                    for mask, parts, size, chain, leaves in partial
+                    for child_mask, child_key, child_size, child_chain, child_leaves, _r in rooted[
+                        child
+                    ]
                     if size + child_size <= k
                 ]
             entries.extend(
-                (mask, f"{label}({','.join(parts)})", size, chain)
-                for mask, parts, size, chain in partial
+                (mask, f"{label}({','.join(parts)})", size, chain, leaves, leaves | root_removable)
+                for mask, parts, size, chain, leaves in partial
             )
     return entries
 
@@ -308,8 +347,8 @@ def _long_chains_at(
     for position, child in kids:
         sources = [e for e in rooted[child] if e[3] and e[2] == k] + long_chains[child]
         chains.extend(
-            (bit | mask, f"{label}({position}:{key})", size + 1, True)
-            for mask, key, size, _chain in sources
+            (bit | mask, f"{label}({position}:{key})", size + 1, True, leaves, leaves | bit)
+            for mask, key, size, _chain, leaves, _removable in sources
         )
     return chains
 

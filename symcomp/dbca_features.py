@@ -200,10 +200,8 @@ def dag_features(
         occ_kinds.extend(compound_ids.setdefault(key, len(compound_ids)) for key in keys)
         occ_rows.extend([number] * len(keys))
         if extensions is not None:
-            for offset, supers in enumerate(extensions):
-                if supers:
-                    ext_occ.extend([first + offset] * len(supers))
-                    ext_kinds.extend(compound_ids.setdefault(k, len(compound_ids)) for k in supers)
+            ext_occ.extend(first + offset for offset, _key in extensions)
+            ext_kinds.extend(compound_ids[key] for _offset, key in extensions)
     n_examples = number + 1
     atoms = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
     if with_extensions:

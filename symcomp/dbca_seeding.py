@@ -39,6 +39,7 @@ from symcomp.dbca_divergence import (
     coefficient_from_sums,
 )
 from symcomp.dbca_features import Features, SparseRows
+from symcomp.dbca_weights import distinct
 
 LOG = logging.getLogger(__name__)
 MAX_PAIRS = 12  # forward-selection steps
@@ -183,7 +184,7 @@ class _State:
         scorer: Scorer,
     ) -> float | None:
         rows, values = column
-        newly = np.unique(rows[~self.blocked[rows]])
+        newly = distinct(rows[~self.blocked[rows]])
         if int((~self.blocked).sum()) - len(newly) < train_size:
             return None
         held = self.held.copy()
@@ -200,7 +201,7 @@ class _State:
 
     def block(self, column: tuple[npt.NDArray[np.int64], FloatArray]) -> None:
         rows, values = column
-        newly = np.unique(rows[~self.blocked[rows]])
+        newly = distinct(rows[~self.blocked[rows]])
         np.add.at(self.held, rows, values)
         self.free_atoms = self.free_atoms - self.features.atoms.sum_rows(newly)
         self.free_compounds = self.free_compounds - self.features.compounds.sum_rows(newly)

@@ -12,6 +12,7 @@ import symcomp
 from symcomp.dbca_compounds import (
     CompoundSpec,
     Dag,
+    _extensions,
     _general_occurrences,
     atoms,
     compound_counts,
@@ -143,11 +144,29 @@ def test_shared_nodes_get_a_canonical_dag_key():
 
 def test_extensions_are_one_node_larger_occurrences():
     dag = Dag.from_edges(["a", "b", "c"], [(0, 1, 0), (0, 2, 1)])
-    keys, extensions = extract(dag, CompoundSpec(), extensions=True)
-    assert extensions is not None
-    by_key = dict(zip(keys, extensions, strict=True))
-    assert by_key["a(0:b)"] == ["a(0:b,1:c)"]
-    assert by_key["a(0:b,1:c)"] == []
+    keys, supers = extract(dag, CompoundSpec(), extensions=True)
+    assert supers is not None
+    pairs = {(keys[index], key) for index, key in supers}
+    assert pairs == {("a(0:b)", "a(0:b,1:c)"), ("a(1:c)", "a(0:b,1:c)")}
+
+
+def test_removal_and_neighbour_extensions_agree():
+    """The tree path (remove a leaf or single-child root) = the general path (add a node)."""
+    rng = random.Random(9)
+    for spec in (CompoundSpec(), CompoundSpec(max_nodes=3), CompoundSpec(chains=False)):
+        for _ in range(30):
+            dag = random_tree(rng, rng.randint(2, 12))
+            keys, supers = extract(dag, spec, extensions=True)
+            general = _general_occurrences(dag, spec)
+            order = {mask: key for mask, key in general}
+            assert sorted(keys) == sorted(order.values())
+            expected = {
+                (general[i][1], key)
+                for i, found in enumerate(_extensions(dag, general))
+                for key in found
+            }
+            got = {(keys[index], key) for index, key in supers or []}
+            assert got == expected
 
 
 def test_atoms_pairs_and_escaping():
