@@ -119,12 +119,29 @@ def pool_dags(
         if language is None:
             language = _language_of(manifest, source, number)
         try:
-            yield Dag.from_networkx(language.derivation_dag(str(record["input"])))
+            yield _rebuilt_dag(language, str(record["input"]))
         except SymcompError as error:
             raise DataError(
                 f"{source}:{number}: has no derivation and its input does not parse as "
                 f"{language.name}: {error}"
             ) from None
+
+
+def _rebuilt_dag(language: Language, text: str) -> Dag:
+    """The DAG of a parsed input, without building a networkx graph when avoidable.
+
+    A language that keeps :meth:`Language.derivation_dag` has the plain derivation tree as its
+    DAG; one that extends it may offer ``derivation_node_link(tree)`` (cfq does).
+    """
+    from symcomp.language import Language as BaseLanguage
+
+    tree = language.parse(text)
+    if type(language).derivation_dag is BaseLanguage.derivation_dag:
+        return Dag.from_tree(tree)
+    node_link = getattr(language, "derivation_node_link", None)
+    if callable(node_link):
+        return Dag.from_node_link(node_link(tree))
+    return Dag.from_networkx(language.derivation_dag(tree))
 
 
 def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:
@@ -172,7 +189,8 @@ def features_of_records(
         len(features.atom_names),
         len(features.compound_names),
     )
-    return features.with_description({**options.describe(), **features.description})
+    description = {**options.describe(), **features.description, "compounds": options.compounds}
+    return features.with_description(description)
 
 
 def pool_features(pool: Path, options: FeatureOptions | None = None) -> Features:

@@ -94,13 +94,19 @@ class PoolData:
 
     @cached_property
     def output_patterns(self) -> list[str]:
+        # inputs with one input pattern have one output pattern: compute it once per pattern
+        known: dict[str, str] = {}
+        result = []
         try:
-            return [
-                self.patterns.output_pattern(str(r["input"]), str(r["output"]))
-                for r in self.records
-            ]
+            for record, pattern in zip(self.records, self.input_patterns, strict=True):
+                if pattern not in known:
+                    known[pattern] = self.patterns.output_pattern(
+                        str(record["input"]), str(record["output"])
+                    )
+                result.append(known[pattern])
         except SymcompError as error:
             raise DataError(f"{self.path}: cannot compute output patterns: {error}") from None
+        return result
 
     @cached_property
     def input_lengths(self) -> list[int]:
@@ -150,7 +156,7 @@ def _finish(
         "method": method,
         "parameters": parameters,
         "seed": seed,
-        "features": data.options.describe(),
+        "features": data.features.description,
         "pool": data.describe(),
         "symcomp_version": __version__,
     }

@@ -185,3 +185,17 @@ def test_existing_output_needs_overwrite(run, pools, tmp_path):
     result = run("split", "random", pools / "plain", "--out", out)
     assert result.exit_code == 2 and "--overwrite" in result.output
     assert run("split", "random", pools / "plain", "--out", out, "--overwrite").exit_code == 0
+
+
+def test_pairs_compounds_are_recorded_and_reused(run, pools, tmp_path):
+    out = tmp_path / "pairs.json"
+    result = run(
+        "split", "dbca", pools / "plain", "--compounds", "pairs", "--rounds", 0, "--out", out
+    )
+    assert result.exit_code == 0, result.output
+    meta = read_split(out).meta
+    assert meta["features"]["compounds"] == "pairs"
+    assert meta["features"]["spec"]["max_nodes"] == 2
+    measured = json.loads(run("divergence", pools / "plain", out, "--json").output)
+    assert measured["compound_divergence"] == meta["compound_divergence"]
+    assert measured["features"]["compounds"] == "pairs"

@@ -193,3 +193,18 @@ def test_measures_cover_the_table_columns():
     assert values["output_pattern_coverage"] == 1.0 and values["input_pattern_coverage"] == 0.0
     assert values["input_length_ratio"] == 1.25
     assert np.isclose(values["compound_coverage"], 2 / 3, atol=1e-4)  # "a b", "b c" of 3
+
+
+@pytest.mark.parametrize(("language", "spec"), [("cfq", {"n": 400}), ("scan", {"n": 800})])
+def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
+    """Output patterns are computed once per input pattern; that must change nothing."""
+    from symcomp.dbca_split import PoolData
+    from symcomp.generate import PoolSpec
+
+    lang = symcomp.get_language(language)
+    lang.write_pool(tmp_path / "pool", PoolSpec(seed=4, **spec))
+    data = PoolData.read(tmp_path / "pool")
+    patterns = Patterns.of(lang)
+    direct = [patterns.output_pattern(str(record["input"])) for record in data.records]
+    assert data.output_patterns == direct
+    assert len(set(direct)) > 10

@@ -264,7 +264,7 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     split_value = read_split(split_file, pool_size=len(probe))
     data = PoolData(probe.path, probe.records, probe.manifest, options_of(split_value, override))
     values_measured = measure(data, split_value)
-    values_measured["features"] = data.options.describe()
+    values_measured["features"] = data.features.description
     if as_json:
         click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
         return

@@ -291,6 +291,10 @@ class CfqLanguage(Language):
         tree = self.parse(source) if isinstance(source, str) else source
         return node_link_to_dag(cfq_node_link(tree))
 
+    def derivation_node_link(self, tree: Tree[Any]) -> dict[str, Any]:
+        """The extended DAG in node-link form (what ``--with-dag`` writes)."""
+        return cfq_node_link(tree)
+
     def example_from_tree(self, tree: Tree[Any], text: str, meta: Any = None) -> Example:
         output = self.render(self.evaluate(tree))
         measures = dict(meta) if meta is not None else self.measure(tree, len(text.split()))
