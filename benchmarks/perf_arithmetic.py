@@ -32,19 +32,33 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for jobs in (1, 2):
             start = time.perf_counter()
-            manifest = generate(language, Path(folder) / f"pool{jobs}", PoolSpec(n=args.n, seed=0),
-                                jobs=jobs)
+            manifest = generate(
+                language, Path(folder) / f"pool{jobs}", PoolSpec(n=args.n, seed=0), jobs=jobs
+            )
             seconds = time.perf_counter() - start
-            rows.append({"what": f"unique expressions (jobs={jobs})", "n": args.n,
-                         "seconds": round(seconds, 2), "per_second": round(args.n / seconds),
-                         "draws": manifest["filters"]["draws"]})
+            rows.append(
+                {
+                    "what": f"unique expressions (jobs={jobs})",
+                    "n": args.n,
+                    "seconds": round(seconds, 2),
+                    "per_second": round(args.n / seconds),
+                    "draws": manifest["filters"]["draws"],
+                }
+            )
         start = time.perf_counter()
-        build(Path(folder) / "suite", ArithmeticSuiteSpec(in_domain=args.in_domain,
-                                                          generalisation=args.generalisation))
+        build(
+            Path(folder) / "suite",
+            ArithmeticSuiteSpec(in_domain=args.in_domain, generalisation=args.generalisation),
+        )
         seconds = time.perf_counter() - start
-        rows.append({"what": "all five partitions", "n": 5 * (args.in_domain + args.generalisation),
-                     "seconds": round(seconds, 2),
-                     "per_second": round(5 * (args.in_domain + args.generalisation) / seconds)})
+        rows.append(
+            {
+                "what": "all five partitions",
+                "n": 5 * (args.in_domain + args.generalisation),
+                "seconds": round(seconds, 2),
+                "per_second": round(5 * (args.in_domain + args.generalisation) / seconds),
+            }
+        )
     args.out.mkdir(parents=True, exist_ok=True)
     report = {"machine": platform.platform(), "python": platform.python_version(), "rows": rows}
     (args.out / "perf_arithmetic.json").write_text(json.dumps(report, indent=2) + "\n")
