@@ -154,3 +154,17 @@ def test_subsampling_is_uniform_and_raises_entropy():
 def test_complexity_quotas_water_fill():
     assert complexity_quotas([1] * 10 + [2] * 2 + [3] * 10, 12) == {2: 2, 1: 5, 3: 5}
     assert sum(complexity_quotas(list(range(30)) * 3, 50).values()) == 50
+
+
+def test_rebuilt_dags_equal_stored_dags(tmp_path):
+    import numpy as np
+
+    from symcomp.dbca_split import PoolData
+
+    for name, with_dag in (("stored", True), ("rebuilt", False)):
+        CFQ.write_pool(tmp_path / name, PoolSpec(n=150, seed=8, with_dag=with_dag))
+    stored = PoolData.read(tmp_path / "stored").features
+    rebuilt = PoolData.read(tmp_path / "rebuilt").features
+    assert stored.compound_names == rebuilt.compound_names
+    assert np.array_equal(stored.compounds.values, rebuilt.compounds.values)
+    assert np.array_equal(stored.atoms.indices, rebuilt.atoms.indices)
