@@ -70,6 +70,7 @@ def main() -> None:
     parser.add_argument("--generalisation", type=int, default=3000, help="CobA test size")
     parser.add_argument("--suite", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    parser.add_argument("--name", default=None, help="output name (default report_cards_LANG)")
     args = parser.parse_args()
     default = "transformer,lstms2s,convs2s" if args.language == "pcfg-set" else "lstm,treelstm,bert"
     models = (args.models or default).split(",")
@@ -100,7 +101,7 @@ def main() -> None:
             "runs": {test: {k: s[k] for k in RUN_FIELDS} for test, s in summaries.items()},
         }
         print(format_report_card(cards), flush=True)
-    name = f"report_cards_{args.language}"
+    name = args.name or f"report_cards_{args.language}"
     args.out.mkdir(parents=True, exist_ok=True)
     data = {"meta": meta, "cards": cards, "runs": runs}
     (args.out / f"{name}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
