@@ -47,6 +47,7 @@ def run_report_card(
             results[test] = {
                 "kind": manifest["tests"][test]["kind"],
                 "note": f"no run in {run} was trained on this split",
+                "pairs": {},  # the card's value-pairs rows read result["pairs"]
             }
             continue
         source = PredictionSource(

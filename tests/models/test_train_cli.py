@@ -73,6 +73,9 @@ def test_classifier_run_set_on_arithmetic(tmp_path: Path) -> None:
     card = json.loads(text)["tests"]
     assert card["random"]["rmse"] is not None
     assert card["localism"]["pairs"]["harmonic"] is not None
+    code, text = run("evaluate", suite, "--model", out / "random")  # one run: others n/a
+    assert code == 0, text
+    assert text.count("n/a") == 10 and "random" in text
 
 
 def test_usage_errors(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
