@@ -42,6 +42,7 @@ from symcomp.errors import DataError
 LOG = logging.getLogger(__name__)
 DEFAULT_MAX_DA = 0.02  # the atom-divergence bound of the paper's MCD splits (Keysers et al. 2020)
 ATOM_PENALTY = 10.0  # score units per unit of atom divergence above the bound
+SEEDING = ("auto", "on", "off")
 Seed = int | np.random.Generator
 
 
@@ -65,9 +66,10 @@ class McdConfig:
         Improvement rounds after the construction (0: the plain greedy construction).
     removal_fraction : float
         Share of a side removed and regrown per improvement round.
-    seeding : bool
-        Start from held-out parent-child pairs (:mod:`symcomp.dbca_seeding`): train candidates
-        come from the examples without them, test candidates from those with them.
+    seeding : {"auto", "on", "off"}
+        ``on``: start from held-out parent-child pairs (:mod:`symcomp.dbca_seeding`): train
+        candidates come from the examples without them, test candidates from those with them.
+        ``off``: the plain construction. ``auto``: run both constructions, keep the better.
     time_limit : float or None
         Stop improving after this many seconds (the construction always completes).
     """
@@ -78,9 +80,9 @@ class McdConfig:
     max_da: float = DEFAULT_MAX_DA
     candidates: int = 128
     removal_interval: int = 100
-    rounds: int = 8
+    rounds: int = 10
     removal_fraction: float = 0.3
-    seeding: bool = True
+    seeding: str = "auto"
     time_limit: float | None = None
 
     def check(self, pool_size: int) -> None:
@@ -101,6 +103,8 @@ class McdConfig:
             raise DataError(f"--max-da must lie in [0, 1], got {self.max_da}.")
         if self.candidates < 1 or self.rounds < 0 or self.removal_interval < 0:
             raise DataError("candidates must be >= 1, rounds and removal interval >= 0.")
+        if self.seeding not in SEEDING:
+            raise DataError(f"seeding must be one of {', '.join(SEEDING)}, got {self.seeding!r}.")
         if not 0.0 < self.removal_fraction < 1.0:
             raise DataError(f"removal fraction must lie in (0, 1), got {self.removal_fraction}.")
 
@@ -229,12 +233,17 @@ class _Search:
         self.move(int(sample[best]), UNUSED)
         return int(sample[best])
 
-    def shake(self, side: int) -> None:
-        """Remove the share of ``side`` whose removal scores best, then regrow it."""
+    def shake(self, side: int, at_random: bool = False) -> None:
+        """Remove a share of ``side`` (those whose removal scores best, or drawn at random
+        to leave a plateau), then regrow it."""
         members = self.engine.members(side)
         count = int(self.config.removal_fraction * len(members))
-        scores = self.score(*self.engine.evaluate(members, UNUSED))
-        for example in members[np.argsort(scores, kind="stable")[:count]]:
+        if at_random:
+            chosen = self.rng.choice(members, count, replace=False)
+        else:
+            scores = self.score(*self.engine.evaluate(members, UNUSED))
+            chosen = members[np.argsort(scores, kind="stable")[:count]]
+        for example in chosen:
             self.move(int(example), UNUSED)
         self.grow(removal_interval=0)
 
@@ -282,25 +291,48 @@ def mcd_split(features: Features, config: McdConfig, seed: Seed = 0) -> McdResul
     config.check(len(features))
     started = time.perf_counter()
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    search = _Search(features, config, rng)
-    held_out = search.seed_pools(features) if config.seeding else []
-    search.grow(config.removal_interval)
-    search.restrict(0, None)
-    search.restrict(1, None)
+    search, held_out = _construct(features, config, rng)
     best = _Snapshot.of(search)
     history = [best.record(0)]
     LOG.info("MCD construction: D_A %.4f, D_C %.4f", best.da, best.dc)
+    stalled = False
     for round_number in range(1, config.rounds + 1):
         if config.time_limit is not None and time.perf_counter() - started > config.time_limit:
             break
+        improved = False
         for side in (0, 1):
-            search.shake(side)
+            search.shake(side, at_random=stalled)
             candidate = _Snapshot.of(search)
             if candidate.better_than(best):
-                best = candidate
+                best, improved = candidate, True
+        stalled = not improved
         history.append(best.record(round_number))
         LOG.info("MCD round %d: best D_A %.4f, D_C %.4f", round_number, best.da, best.dc)
     return _result(features, config, best, history, held_out, time.perf_counter() - started)
+
+
+def _construct(
+    features: Features, config: McdConfig, rng: np.random.Generator
+) -> tuple[_Search, list[str]]:
+    """The greedy construction, seeded or not (``auto``: both, the better kept)."""
+    results: list[tuple[_Search, list[str]]] = []
+    if config.seeding != "off":
+        seeded = _Search(features, config, rng)
+        held_out = seeded.seed_pools(features)
+        if held_out or config.seeding == "on":
+            seeded.grow(config.removal_interval)
+            seeded.restrict(0, None)
+            seeded.restrict(1, None)
+            results.append((seeded, held_out))
+    if config.seeding != "on":
+        plain = _Search(features, config, rng)
+        plain.grow(config.removal_interval)
+        results.append((plain, []))
+    for search, held_out in results:
+        LOG.info("construction (held-out pairs %s): score %.4f", held_out, search.current())
+    return min(
+        results, key=lambda result: (not _Snapshot.of(result[0]).feasible, result[0].current())
+    )
 
 
 @dataclass(frozen=True)

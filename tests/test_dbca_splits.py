@@ -60,8 +60,8 @@ def test_removal_rounds_and_seeding_help(scan_subset):
     features, _texts = scan_subset
     n = len(features)
     train, test = round(0.4 * n), round(0.1 * n)
-    plain = mcd_split(features, McdConfig(train, test, rounds=0, seeding=False), seed=1)
-    full = mcd_split(features, McdConfig(train, test, rounds=3), seed=1)
+    plain = mcd_split(features, McdConfig(train, test, rounds=0, seeding="off"), seed=1)
+    full = mcd_split(features, McdConfig(train, test, rounds=3, seeding="on"), seed=1)
     assert full.compound_divergence > plain.compound_divergence
     assert full.held_out_pairs and not plain.held_out_pairs
 
@@ -69,7 +69,7 @@ def test_removal_rounds_and_seeding_help(scan_subset):
 def test_numeric_target_is_approached(scan_subset):
     features, _texts = scan_subset
     n = len(features)
-    config = McdConfig(round(0.4 * n), round(0.1 * n), target_dc=0.3, rounds=2, seeding=False)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), target_dc=0.3, rounds=2, seeding="off")
     result = mcd_split(features, config, seed=0)
     assert abs(result.compound_divergence - 0.3) < 0.02
     assert result.target_met
@@ -92,6 +92,7 @@ def test_impossible_target_returns_best_effort(scan_subset):
         (McdConfig(10, 10, target_dc=1.5), "target-dc"),
         (McdConfig(10, 10, max_da=-1), "max-da"),
         (McdConfig(10, 10, removal_fraction=1.0), "removal fraction"),
+        (McdConfig(10, 10, seeding="yes"), "seeding must be"),
     ],
 )
 def test_bad_configs_are_data_errors(scan_subset, config, message):

@@ -147,9 +147,15 @@ def split() -> None:
 @click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
 @click.option("--max-da", type=float, default=0.02, show_default=True)
 @click.option("--candidates", type=click.IntRange(min=1), default=128, show_default=True)
-@click.option("--rounds", type=click.IntRange(min=0), default=8, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=0), default=10, show_default=True)
 @click.option("--removal-interval", type=click.IntRange(min=0), default=100, show_default=True)
-@click.option("--seeding/--no-seeding", default=True, help="Start from held-out pairs.")
+@click.option(
+    "--seeding",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Start from held-out parent-child pairs (auto: try with and without, keep the better).",
+)
 @click.option("--time-limit", type=float, default=None, help="Seconds for improvement rounds.")
 @click.option("--max-iterations", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
