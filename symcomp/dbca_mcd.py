@@ -7,12 +7,13 @@ and brings the compound divergence closest to its target (or highest, for ``targ
 Every ``removal_interval`` additions the member whose removal most improves the score is taken
 out again, the paper's occasional removals.
 
-The paper leaves the escape from local optima unspecified; here it is a large-neighbourhood
-search run for ``rounds`` rounds after the construction: each round removes from one side the
-``removal_fraction`` of members whose removal improves the score most, then regrows that side
-with the same greedy step, and the best split seen (within the atom bound, if any is) is kept.
-Every score uses the incremental divergence engine (:mod:`symcomp.dbca_engine`): a candidate
-costs O(its atoms and compounds).
+The construction may start from held-out parent-child pairs (:mod:`symcomp.dbca_seeding`,
+``seeding``). The paper leaves the escape from local optima unspecified; here it is a
+large-neighbourhood search run for ``rounds`` rounds after the construction: each round removes
+from each side the ``removal_fraction`` of members whose removal improves the score most (a
+random share after a round without improvement), regrows it with the same greedy step, and the
+best split seen (within the atom bound, if any is) is kept. Every score uses the incremental
+divergence engine (:mod:`symcomp.dbca_engine`): a candidate costs O(its atoms and compounds).
 
 Both divergences are exact at the end: the result's values are recomputed from the final
 count vectors.
