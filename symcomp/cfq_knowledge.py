@@ -119,6 +119,7 @@ _ACTIVE: Mapping[str, Relation] = {
     "employ": Relation(EMPLOYS),
     "marry": Relation(SPOUSE, distinct=True),
     "influence": Relation(INFLUENCED),
+    "star": Relation(STAR),  # "Did M0 star M1": M0 acted in the film M1
 }
 _PAST = {
     "directed": "direct",
@@ -130,6 +131,7 @@ _PAST = {
     "employed": "employ",
     "married": "marry",
     "influenced": "influence",
+    "starred": "star",
 }
 _PARTICIPLE = {
     "directed": "direct",
