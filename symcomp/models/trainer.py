@@ -116,7 +116,7 @@ def lr_factor(config: TrainConfig, step: int) -> float:
         return min(1.0, step / config.warmup) if config.warmup else 1.0
     if config.schedule == "rsqrt":  # linear warm-up to lr, then lr * sqrt(warmup / step)
         warmup = max(config.warmup, 1)
-        return min(step / warmup, (warmup / step) ** 0.5)
+        return min(step / warmup, float((warmup / step) ** 0.5))
     if config.schedule == "noam":
         warmup = max(config.warmup, 1)
         return float(config.noam_dim**-0.5 * min(step**-0.5, step * warmup**-1.5))
