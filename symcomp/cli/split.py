@@ -64,11 +64,27 @@ def _feature_options(function: F) -> F:
             default=None,
             help="DBCA compound weights (default) or raw counts (NQG/TMCD).",
         ),
-        click.option("--max-nodes", type=click.IntRange(min=1), default=None),
-        click.option("--max-branching", type=click.IntRange(min=1), default=None),
-        click.option("--chains/--no-chains", default=None, help="Chains of any length."),
-        click.option("--top-k", type=click.IntRange(min=1), default=None),
-        click.option("--ngram", type=click.IntRange(min=1), default=None),
+        click.option(
+            "--max-nodes", type=click.IntRange(min=1), default=None, help="Largest compound [5]."
+        ),
+        click.option(
+            "--max-branching",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Most children of a node inside a compound [2].",
+        ),
+        click.option(
+            "--chains/--no-chains", default=None, help="Also chains of any length [chains]."
+        ),
+        click.option(
+            "--top-k",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Compounds kept, by total weight [100000].",
+        ),
+        click.option(
+            "--ngram", type=click.IntRange(min=1), default=None, help="n of --compounds ngrams [2]."
+        ),
     ]
     for option in reversed(options):
         function = option(function)
@@ -146,9 +162,27 @@ def split() -> None:
 )
 @click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
 @click.option("--max-da", type=float, default=0.02, show_default=True)
-@click.option("--candidates", type=click.IntRange(min=1), default=128, show_default=True)
-@click.option("--rounds", type=click.IntRange(min=0), default=10, show_default=True)
-@click.option("--removal-interval", type=click.IntRange(min=0), default=100, show_default=True)
+@click.option(
+    "--candidates",
+    type=click.IntRange(min=1),
+    default=128,
+    show_default=True,
+    help="Unused examples scored per greedy step.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Remove-and-regrow rounds after the construction.",
+)
+@click.option(
+    "--removal-interval",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Additions between removal attempts (0: none).",
+)
 @click.option(
     "--seeding",
     type=click.Choice(["auto", "on", "off"]),
@@ -157,7 +191,13 @@ def split() -> None:
     help="Start from held-out parent-child pairs (auto: try with and without, keep the better).",
 )
 @click.option("--time-limit", type=float, default=None, help="Seconds for improvement rounds.")
-@click.option("--max-iterations", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option(
+    "--max-iterations",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Iterations of --method swap.",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
