@@ -71,6 +71,7 @@ def main() -> None:
     parser.add_argument("--suite", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     parser.add_argument("--name", default=None, help="output name (default report_cards_LANG)")
+    parser.add_argument("--reuse", action="store_true", help="keep runs that already finished")
     args = parser.parse_args()
     default = "transformer,lstms2s,convs2s" if args.language == "pcfg-set" else "lstm,treelstm,bert"
     models = (args.models or default).split(",")
@@ -90,7 +91,7 @@ def main() -> None:
         config = resolve(model, args.preset, sets)
         out = args.out / f"{args.language}-runs" / model
         started = time.perf_counter()
-        summaries = train_suite(suite, config, out, device="cpu", overwrite=True)
+        summaries = train_suite(suite, config, out, device="cpu", overwrite=True, reuse=args.reuse)
         trained = time.perf_counter() - started
         card = run_report_card(suite, out)
         card["source"] = model

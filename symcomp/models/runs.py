@@ -336,16 +336,22 @@ def train_suite(
     *,
     device: str = "auto",
     overwrite: bool = False,
+    reuse: bool = False,
     progress: Callable[[str], Callable[[Progress], None] | None] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """One run per distinct split of ``suite`` into ``out/<test>``, and ``out/runs.json``.
 
-    ``progress(test)`` may return a per-step callback for that test's run."""
+    ``reuse`` keeps runs that already finished (their summary.json exists) instead of training
+    them again; ``progress(test)`` may return a per-step callback for that test's run."""
     from symcomp.suites.reading import read_test
 
     plan = suite_plan(suite)
     summaries = {}
     for test in [t for t, source in plan.items() if source == t]:
+        finished = out / test / "summary.json"
+        if reuse and is_run(out / test) and finished.is_file():
+            summaries[test] = json.loads(finished.read_text(encoding="utf-8"))
+            continue
         summaries[test] = train_run(
             read_test(suite, test),
             config,

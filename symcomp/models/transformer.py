@@ -148,19 +148,37 @@ class Block(nn.Module):
         return x + self.dropout(self.ff(self.norm3(x)))  # type: ignore[no-any-return]
 
     def extend(
-        self, x: torch.Tensor, cache: tuple[torch.Tensor, torch.Tensor], memory: State, layer: int
+        self,
+        x: torch.Tensor,
+        cache: tuple[torch.Tensor, torch.Tensor],
+        position: int,
+        memory: State,
+        layer: int,
     ) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
-        """Decoder step for the newest position ``x`` [B, 1, D] given the keys and values of
-        the earlier positions (``cache``, [B, t, D] each); returns the output and new cache."""
+        """Decoder step for the newest position ``x`` [B, 1, D]. ``cache`` holds the keys and
+        values of the earlier positions in its first ``position`` rows ([B, capacity, D] each,
+        grown by doubling and written in place, so a decode costs O(T), not O(T^2), copies)."""
         assert self.cross is not None and self.norm2 is not None
         h = self.norm1(x)
-        k, v = self.attention.keys_values(h)
-        keys, values = torch.cat([cache[0], k], dim=1), torch.cat([cache[1], v], dim=1)
-        allowed = torch.ones(1, 1, keys.size(1), dtype=torch.bool, device=x.device)
-        x = x + self.dropout(self.attention.attend(h, keys, values, allowed))
+        k, v = self.attention.keys_values(h)  # [B, 1, D] each
+        keys, values = (_room(c, position + 1) for c in cache)
+        keys[:, position : position + 1] = k
+        values[:, position : position + 1] = v
+        seen = slice(0, position + 1)
+        allowed = torch.ones(1, 1, position + 1, dtype=torch.bool, device=x.device)
+        x = x + self.dropout(self.attention.attend(h, keys[:, seen], values[:, seen], allowed))
         mk, mv = memory[f"memory_k{layer}"], memory[f"memory_v{layer}"]
         x = x + self.dropout(self.cross.attend(self.norm2(x), mk, mv, memory["src_mask"]))
         return x + self.dropout(self.ff(self.norm3(x))), (keys, values)
+
+
+def _room(cache: torch.Tensor, needed: int) -> torch.Tensor:
+    """``cache`` [B, capacity, D], or a copy with twice the capacity when ``needed`` exceeds it."""
+    if cache.size(1) >= needed:
+        return cache
+    grown = cache.new_zeros(cache.size(0), max(needed, 2 * cache.size(1)), cache.size(2))
+    grown[:, : cache.size(1)] = cache
+    return grown
 
 
 class Encoder(nn.Module):
@@ -227,17 +245,21 @@ class Transformer(nn.Module):
         new = dict(state)
         for layer, block in enumerate(self.blocks()):
             cache = (state[f"k{layer}"], state[f"v{layer}"])
-            x, (new[f"k{layer}"], new[f"v{layer}"]) = block.extend(x, cache, state, layer)
+            x, (new[f"k{layer}"], new[f"v{layer}"]) = block.extend(x, cache, position, state, layer)
         logits = self.generator(self.norm(x))[:, 0]  # [B, V]
         return torch.log_softmax(logits.float(), dim=-1), new
 
     def _with_caches(self, state: State) -> State:
         """Add the cross-attention keys/values of the memory and empty self-attention caches."""
         memory = state["memory"]
-        empty = memory.new_zeros(memory.size(0), 0, self.config.d_model)
+        shape = (memory.size(0), 16, self.config.d_model)  # capacity 16, grows as needed
         state = dict(state)
         for layer, block in enumerate(self.blocks()):
             assert block.cross is not None
             state[f"memory_k{layer}"], state[f"memory_v{layer}"] = block.cross.keys_values(memory)
-            state[f"k{layer}"], state[f"v{layer}"] = empty, empty
+            # separate buffers: they are written in place
+            state[f"k{layer}"], state[f"v{layer}"] = (
+                memory.new_zeros(shape),
+                memory.new_zeros(shape),
+            )
         return state
