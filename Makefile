@@ -25,6 +25,9 @@ demo: $(STAMP)
 	@echo "== SCAN: the whole language (20,910 commands)"
 	$(BIN)/symcomp generate scan --all --out $(DEMO)/scan --overwrite
 	$(BIN)/symcomp stats $(DEMO)/scan
+	@echo "== SCAN: a maximum-compound-divergence split next to a random one (D_A atom, D_C compound divergence)"
+	$(BIN)/symcomp split dbca $(DEMO)/scan --seed 0 --rounds 1 --out $(DEMO)/scan/mcd.json --overwrite
+	$(BIN)/symcomp split random $(DEMO)/scan --seed 0 --out $(DEMO)/scan/random.json --overwrite
 	@echo "== PCFG-LET: 2,000 list-edit programs"
 	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
 	$(BIN)/symcomp stats $(DEMO)/pcfg-let
