@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
-from symcomp.dbca_baselines import SplitSizes
-from symcomp.dbca_mcd import McdConfig
-from symcomp.dbca_split import PoolData, baseline, mcd
+from symcomp.dbca.baselines import SplitSizes
+from symcomp.dbca.mcd import McdConfig
+from symcomp.dbca.split import PoolData, baseline, mcd
 from symcomp.generate import PoolSpec
 from symcomp.splits import write_split
 

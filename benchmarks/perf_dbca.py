@@ -35,13 +35,13 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 import symcomp  # noqa: E402
-from symcomp.dbca_baselines import SplitSizes  # noqa: E402
-from symcomp.dbca_compounds import CompoundSpec, Dag, extract  # noqa: E402
-from symcomp.dbca_divergence import compound_divergence  # noqa: E402
-from symcomp.dbca_engine import DivergenceEngine, ScratchEngine  # noqa: E402
-from symcomp.dbca_features import Features, SparseRows, dag_features  # noqa: E402
-from symcomp.dbca_mcd import McdConfig  # noqa: E402
-from symcomp.dbca_split import PoolData, mcd  # noqa: E402
+from symcomp.dbca.baselines import SplitSizes  # noqa: E402
+from symcomp.dbca.compounds import CompoundSpec, Dag, extract  # noqa: E402
+from symcomp.dbca.divergence import compound_divergence  # noqa: E402
+from symcomp.dbca.engine import DivergenceEngine, ScratchEngine  # noqa: E402
+from symcomp.dbca.features import Features, SparseRows, dag_features  # noqa: E402
+from symcomp.dbca.mcd import McdConfig  # noqa: E402
+from symcomp.dbca.split import PoolData, mcd  # noqa: E402
 from symcomp.generate import PoolSpec, generate  # noqa: E402
 
 
@@ -214,7 +214,7 @@ def main() -> None:
         )
         report["cfq_generation_seconds"] = round(generation, 1)
         scan_data, cfq_data = PoolData.read(scan_pool), PoolData.read(cfq_pool)
-        from symcomp.dbca_pool import pool_dags
+        from symcomp.dbca.pool import pool_dags
 
         scan_dags = list(pool_dags(scan_data.records, scan_data.manifest, "scan"))
         cfq_dags = list(pool_dags(cfq_data.records[:20_000], cfq_data.manifest, "cfq"))

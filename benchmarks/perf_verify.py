@@ -1,7 +1,7 @@
 """Verification speed: monotonicity pairs per second with z3 and with E, by depth and --jobs.
 
 For each depth (default 1, 3, 5) a pool of pairs of that depth only is generated, then
-``symcomp.verify_report.verify_file`` checks it (parse, compose, prove, compare) with each
+``symcomp.verify.report.verify_file`` checks it (parse, compose, prove, compare) with each
 prover and ``--jobs`` value; each configuration runs ``--repeat`` times and the median wall
 time is reported, with pairs per wall-clock second and per CPU-second (the CPU time of this
 process and its workers, which is what "per core" means when other work shares the machine).
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
-from symcomp.monotonicity_pairs import PairSpec, generate_pairs
+from symcomp.nli.pairs import PairSpec, generate_pairs
 from symcomp.verify import VerifyOptions
-from symcomp.verify_report import verify_file
+from symcomp.verify.report import verify_file
 
 
 def write_pool(folder: Path, n: int, depth: int) -> Path:

@@ -7,10 +7,10 @@ from collections import Counter
 import pytest
 
 import symcomp
-from symcomp.cfq_dag import cfq_node_link
-from symcomp.dbca_compounds import Dag, compound_counts
-from symcomp.dbca_features import dag_features
-from symcomp.dbca_subsample import complexity_quotas, subsample
+from symcomp.cfq.dag import cfq_node_link
+from symcomp.dbca.compounds import Dag, compound_counts
+from symcomp.dbca.features import dag_features
+from symcomp.dbca.subsample import complexity_quotas, subsample
 from symcomp.generate import PoolSpec
 from symcomp.languages.cfq import distinct_entities, well_formed
 
@@ -159,7 +159,7 @@ def test_complexity_quotas_water_fill():
 def test_rebuilt_dags_equal_stored_dags(tmp_path):
     import numpy as np
 
-    from symcomp.dbca_split import PoolData
+    from symcomp.dbca.split import PoolData
 
     for name, with_dag in (("stored", True), ("rebuilt", False)):
         CFQ.write_pool(tmp_path / name, PoolSpec(n=150, seed=8, with_dag=with_dag))

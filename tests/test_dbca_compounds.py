@@ -9,7 +9,7 @@ import pytest
 from lark import Tree
 
 import symcomp
-from symcomp.dbca_compounds import (
+from symcomp.dbca.compounds import (
     CompoundSpec,
     Dag,
     _extensions,

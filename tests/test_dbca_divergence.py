@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcomp.dbca_divergence import (
+from symcomp.dbca.divergence import (
     ATOM_ALPHA,
     COMPOUND_ALPHA,
     atom_divergence,
@@ -13,8 +13,8 @@ from symcomp.dbca_divergence import (
     compound_divergence,
     divergence,
 )
-from symcomp.dbca_features import ngram_features
-from symcomp.dbca_swap import swap_search
+from symcomp.dbca.features import ngram_features
+from symcomp.dbca.swap import swap_search
 from symcomp.errors import DataError
 
 

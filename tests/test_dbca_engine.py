@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 import symcomp
-from symcomp.dbca_compounds import CompoundSpec, Dag
-from symcomp.dbca_divergence import atom_divergence, compound_divergence
-from symcomp.dbca_engine import UNUSED, DivergenceEngine, ScratchEngine
-from symcomp.dbca_features import Features, SparseRows, dag_features, ngram_features
-from symcomp.dbca_weights import QUANTUM, dbca_weights, quantise, raw_counts
+from symcomp.dbca.compounds import CompoundSpec, Dag
+from symcomp.dbca.divergence import atom_divergence, compound_divergence
+from symcomp.dbca.engine import UNUSED, DivergenceEngine, ScratchEngine
+from symcomp.dbca.features import Features, SparseRows, dag_features, ngram_features
+from symcomp.dbca.weights import QUANTUM, dbca_weights, quantise, raw_counts
 from symcomp.errors import DataError
 
 

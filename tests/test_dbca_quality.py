@@ -3,9 +3,9 @@
 import pytest
 
 import symcomp
-from symcomp.dbca_baselines import SplitSizes
-from symcomp.dbca_mcd import McdConfig
-from symcomp.dbca_split import BASELINES, PoolData, baseline, mcd
+from symcomp.dbca.baselines import SplitSizes
+from symcomp.dbca.mcd import McdConfig
+from symcomp.dbca.split import BASELINES, PoolData, baseline, mcd
 from symcomp.generate import PoolSpec, generate
 
 

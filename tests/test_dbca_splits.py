@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 import symcomp
-from symcomp.dbca_baselines import SplitSizes, length_split, pattern_split, random_parts
-from symcomp.dbca_compounds import Dag
-from symcomp.dbca_divergence import compound_divergence
-from symcomp.dbca_features import Features, dag_features, ngram_features
-from symcomp.dbca_mcd import McdConfig, mcd_split
-from symcomp.dbca_measure import coverage, length_ratio, split_measures
-from symcomp.dbca_patterns import Patterns
-from symcomp.dbca_seeding import held_out_pairs
+from symcomp.dbca.baselines import SplitSizes, length_split, pattern_split, random_parts
+from symcomp.dbca.compounds import Dag
+from symcomp.dbca.divergence import compound_divergence
+from symcomp.dbca.features import Features, dag_features, ngram_features
+from symcomp.dbca.mcd import McdConfig, mcd_split
+from symcomp.dbca.measure import coverage, length_ratio, split_measures
+from symcomp.dbca.patterns import Patterns
+from symcomp.dbca.seeding import held_out_pairs
 from symcomp.errors import DataError
 
 
@@ -199,7 +199,7 @@ def test_measures_cover_the_table_columns():
 @pytest.mark.parametrize(("language", "spec"), [("cfq", {"n": 400}), ("scan", {"n": 800})])
 def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
     """Output patterns are computed once per input pattern; that must change nothing."""
-    from symcomp.dbca_split import PoolData
+    from symcomp.dbca.split import PoolData
     from symcomp.generate import PoolSpec
 
     lang = symcomp.get_language(language)

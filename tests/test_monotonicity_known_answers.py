@@ -4,7 +4,7 @@ import pytest
 
 import symcomp
 from symcomp.languages.monotonicity import read_axioms
-from symcomp.prover import Problem, make_prover
+from symcomp.logic.prover import Problem, make_prover
 from symcomp.resources import prover_file
 
 FILE = "monotonicity/known_answers.tsv"

@@ -6,10 +6,10 @@ import pytest
 
 import symcomp
 from symcomp.errors import GrammarError, ParseError, SemanticsError
-from symcomp.fol import signature, to_text
-from symcomp.lambda_terms import LambdaLexicon, apply, parse_formula, read_named_formulas
 from symcomp.languages.monotonicity import LEXICON, read_axioms
-from symcomp.monotonicity import (
+from symcomp.logic.fol import signature, to_text
+from symcomp.logic.lambda_terms import LambdaLexicon, apply, parse_formula, read_named_formulas
+from symcomp.nli.monotonicity import (
     ADJECTIVES,
     ADVERBS,
     DOWNWARD_QUANTIFIERS,

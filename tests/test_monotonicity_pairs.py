@@ -10,8 +10,8 @@ from click.testing import CliRunner
 import symcomp
 from symcomp.cli import cli
 from symcomp.errors import GenerationError
-from symcomp.monotonicity import DOWNWARD_QUANTIFIERS, PHENOMENA
-from symcomp.monotonicity_pairs import PairSpec, PairStats, generate_pairs, sample, shuffled
+from symcomp.nli.monotonicity import DOWNWARD_QUANTIFIERS, PHENOMENA
+from symcomp.nli.pairs import PairSpec, PairStats, generate_pairs, sample, shuffled
 
 N = 1000
 

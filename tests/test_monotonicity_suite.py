@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.errors import GenerationError
-from symcomp.monotonicity import QUANTIFIERS
+from symcomp.nli.monotonicity import QUANTIFIERS
 from symcomp.splits import Split, read_split
 from symcomp.suites.monotonicity import MonotonicitySuiteSpec, build, orders
 

@@ -3,10 +3,10 @@
 import pytest
 
 from symcomp.errors import SymcompError
-from symcomp.fol import to_smtlib, to_tptp
-from symcomp.lambda_terms import parse_formula as f
-from symcomp.prover import Label, Problem, Refutation, decide, make_prover
-from symcomp.prover_e import EProver
+from symcomp.logic.fol import to_smtlib, to_tptp
+from symcomp.logic.lambda_terms import parse_formula as f
+from symcomp.logic.prover import Label, Problem, Refutation, decide, make_prover
+from symcomp.logic.prover_e import EProver
 
 AXIOMS = (
     ("dog_is_animal", f("all x.(dog(x) -> animal(x))")),

@@ -6,9 +6,8 @@ import pytest
 
 import symcomp
 from symcomp.errors import DataError, SymcompError
-from symcomp.nli import Gold, agrees, parse_labels
-from symcomp.prover import Label
-from symcomp.rows import Row, guess_format, parse_lines
+from symcomp.logic.prover import Label
+from symcomp.nli.entailment import Gold, agrees, parse_labels
 from symcomp.verify import (
     RecomputeChecker,
     Status,
@@ -16,7 +15,8 @@ from symcomp.verify import (
     checker_for,
     sample_indices,
 )
-from symcomp.verify_report import verify_file
+from symcomp.verify.report import verify_file
+from symcomp.verify.rows import Row, guess_format, parse_lines
 
 
 def rows(

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.verify import Check, Status
-from symcomp.verify_report import Report
+from symcomp.verify.report import Report
 from tests.conftest import REPO
 
 PAIRS = 500  # 100 per depth 1..5

@@ -93,8 +93,8 @@ def _feature_options(function: F) -> F:
 
 def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
     """FeatureOptions from the feature flags (None when none is given and not ``defaults``)."""
-    from symcomp.dbca_compounds import CompoundSpec
-    from symcomp.dbca_pool import FeatureOptions
+    from symcomp.dbca.compounds import CompoundSpec
+    from symcomp.dbca.pool import FeatureOptions
 
     keys = ("compounds", "weighting", "max_nodes", "max_branching", "chains", "top_k", "ngram")
     given = {key: values.pop(key) for key in keys}
@@ -116,8 +116,8 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
 
 
 def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
-    from symcomp.dbca_baselines import SplitSizes
-    from symcomp.dbca_split import PoolData
+    from symcomp.dbca.baselines import SplitSizes
+    from symcomp.dbca.split import PoolData
 
     out: Path = values["out"]
     if out.exists() and not values["overwrite"]:
@@ -201,8 +201,8 @@ def split() -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
-    from symcomp.dbca_mcd import McdConfig
-    from symcomp.dbca_split import mcd, swap
+    from symcomp.dbca.mcd import McdConfig
+    from symcomp.dbca.split import mcd, swap
 
     data, sizes = _prepare(pool, values)
     target = _target(values["target_dc"])
@@ -255,7 +255,7 @@ def _target(text: str) -> float | None:
 
 
 def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
-    from symcomp.dbca_split import baseline
+    from symcomp.dbca.split import baseline
 
     data, sizes = _prepare(pool, values)
     _write(baseline(data, method, sizes, values["seed"]), values["out"])
@@ -302,7 +302,7 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
-    from symcomp.dbca_split import PoolData, measure, options_of
+    from symcomp.dbca.split import PoolData, measure, options_of
     from symcomp.splits import read_split
 
     override = _options(values, defaults=False)

@@ -64,7 +64,7 @@ def monotonicity(
     overwrite: bool,
 ) -> None:
     """Monotonicity inference (Yanaka et al. 2020): protocols I-IV over one pool of pairs."""
-    from symcomp.monotonicity import PHENOMENA
+    from symcomp.nli.monotonicity import PHENOMENA
     from symcomp.suites.monotonicity import PROTOCOLS, MonotonicitySuiteSpec, build
 
     unknown = [anchor for anchor in anchors if anchor not in PHENOMENA]

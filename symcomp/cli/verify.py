@@ -106,9 +106,9 @@ def verify(
     Exit status: 0 all agree, 1 disagreements (unknown only with --strict),
     2 bad usage or input (unreadable rows; unparsable ones unless --allow-unparsable).
     """
-    from symcomp.rows import data_file
     from symcomp.verify import VerifyOptions
-    from symcomp.verify_report import verify_file
+    from symcomp.verify.report import verify_file
+    from symcomp.verify.rows import data_file
 
     path = data_file(data)
     language = language_argument(language_name or _manifest_language(path))

@@ -2,17 +2,17 @@
 
 Questions use CFQ's anonymised entities ``M0 .. M9`` and its tokenisation (``M0 's director ,
 editor , and star``); outputs are SPARQL queries in CFQ's normalised form (see
-:mod:`symcomp.cfq_logic`), with the Freebase properties CFQ uses (:mod:`symcomp.cfq_knowledge`).
+:mod:`symcomp.cfq.logic`), with the Freebase properties CFQ uses (:mod:`symcomp.cfq.knowledge`).
 Conjunctions distribute as in CFQ: every verb of a verb list applies to every object of an
 object list, and every role of a role list to the possessor.
 
 The derivation DAG (:meth:`CfqLanguage.derivation_dag`, and the ``derivation`` written by
-``--with-dag``) adds knowledge and resolution rules to the grammar rules (:mod:`symcomp.cfq_dag`).
+``--with-dag``) adds knowledge and resolution rules to the grammar rules (:mod:`symcomp.cfq.dag`).
 
 Pools are drawn as the CFQ paper describes: :data:`OVERSAMPLE` times as many distinct
 questions as asked for are drawn, then subsampled to a uniform distribution over complexity
 (number of rule applications) while greedily maximising the entropy of the compound
-distribution (:mod:`symcomp.dbca_subsample`).
+distribution (:mod:`symcomp.dbca.subsample`).
 
 >>> language = build()
 >>> print(language.interpret("Did M1 's female actor edit and produce M0"))
@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 from lark import Tree
 
-from symcomp.cfq_dag import cfq_node_link
-from symcomp.cfq_knowledge import ATTRIBUTES, PASSIVES, ROLES, TYPES, VERBS, Relation
-from symcomp.cfq_logic import (
+from symcomp.cfq.dag import cfq_node_link
+from symcomp.cfq.knowledge import ATTRIBUTES, PASSIVES, ROLES, TYPES, VERBS, Relation
+from symcomp.cfq.logic import (
     Description,
     Filter,
     Phrase,
@@ -311,7 +311,7 @@ class CfqLanguage(Language):
         progress: Callable[[int], None] | None = None,
     ) -> dict[str, Any]:
         """Draw :data:`OVERSAMPLE` × n questions, subsample n (uniform complexity, max entropy)."""
-        from symcomp.subsampled_pool import write_subsampled_pool
+        from symcomp.dbca.subsampled_pool import write_subsampled_pool
 
         return write_subsampled_pool(
             self,

@@ -9,7 +9,7 @@ sentence's meaning is its first-order formula, composed from the λ-terms of
 '-exists x1.(animal(x1) & exists x2.(dog(x2) & followed(x1,x2)) & ran(x1))'
 
 ``symcomp generate monotonicity`` writes premise/hypothesis pairs with gold labels
-(:mod:`symcomp.monotonicity_pairs`), and ``symcomp verify`` checks such labels with a prover
+(:mod:`symcomp.nli.pairs`), and ``symcomp verify`` checks such labels with a prover
 (:class:`symcomp.nli.EntailmentChecker`, through :meth:`MonotonicityLanguage.make_checker`).
 """
 
@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symcomp.errors import GenerationError
-from symcomp.fol import Formula, to_text
 from symcomp.language import Language
+from symcomp.logic.fol import Formula, to_text
 from symcomp.resources import load_grammar, prover_file
 from symcomp.semantics import Semantics
 
 if TYPE_CHECKING:
     from symcomp.generate import PoolSpec
-    from symcomp.lambda_terms import LambdaLexicon, Value
+    from symcomp.logic.lambda_terms import LambdaLexicon, Value
     from symcomp.verify import Checker, VerifyOptions
 
 NAME = "monotonicity"
@@ -37,7 +37,7 @@ NOUN_TERMINALS = ("N_SG", "N_PL")
 
 
 class MonotonicitySemantics(Semantics):
-    """Meaning of a sentence: its β-reduced first-order formula (:mod:`symcomp.fol`).
+    """Meaning of a sentence: its β-reduced first-order formula (:mod:`symcomp.logic.fol`).
 
     Tokens mean their lexicon term; an aliased node applies its combinator (``@alias`` in
     the lexicon) to its children; nouns and verb phrases apply their modifiers to the head.
@@ -53,7 +53,7 @@ class MonotonicitySemantics(Semantics):
     @property
     def lexicon(self) -> LambdaLexicon:
         if self._lexicon is None:
-            from symcomp.lambda_terms import LambdaLexicon
+            from symcomp.logic.lambda_terms import LambdaLexicon
 
             resource = prover_file(self.lexicon_path)
             self._lexicon = LambdaLexicon.from_text(
@@ -74,7 +74,7 @@ class MonotonicitySemantics(Semantics):
 
     def modify(self, head: Any, modifiers: list[Any]) -> Value:
         """Each modifier applied in turn to the head's meaning."""
-        from symcomp.lambda_terms import apply
+        from symcomp.logic.lambda_terms import apply
 
         value = self.term(head)
         for modifier in modifiers:
@@ -82,7 +82,7 @@ class MonotonicitySemantics(Semantics):
         return value
 
     def sentence(self, alias: str, children: list[Any]) -> Formula:
-        from symcomp.lambda_terms import to_formula
+        from symcomp.logic.lambda_terms import to_formula
 
         return to_formula(self.combine(alias, children))
 
@@ -166,13 +166,13 @@ class MonotonicityLanguage(Language):
         overwrite: bool = False,
         progress: Callable[[int], None] | None = None,
     ) -> dict[str, Any]:
-        """Write premise/hypothesis pairs (see :mod:`symcomp.monotonicity_pairs`).
+        """Write premise/hypothesis pairs (see :mod:`symcomp.nli.pairs`).
 
         ``--n`` pairs (even: each base pair comes with its reverse) at depths
         1..``--max-depth`` (default 5). Drawing is one fast seeded stream, so ``jobs`` does
         not matter and the bytes are the same for any value.
         """
-        from symcomp.monotonicity_pairs import PairSpec, write_pairs
+        from symcomp.nli.pairs import PairSpec, write_pairs
 
         unsupported = [
             flag
@@ -204,14 +204,14 @@ class MonotonicityLanguage(Language):
 
     def make_checker(self, options: VerifyOptions) -> Checker:
         """The ``symcomp verify`` checker: parse, compose, prove, compare labels."""
-        from symcomp.nli import EntailmentChecker
+        from symcomp.nli.entailment import EntailmentChecker
 
         return EntailmentChecker(self, read_axioms(), options)
 
 
 def read_axioms() -> tuple[tuple[str, Formula], ...]:
     """The background axioms of ``provers/monotonicity/axioms.txt``."""
-    from symcomp.lambda_terms import read_named_formulas
+    from symcomp.logic.lambda_terms import read_named_formulas
 
     resource = prover_file(AXIOMS)
     return read_named_formulas(resource.read_text(encoding="utf-8"), source=str(resource))

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.errors import DataError, GenerationError
-from symcomp.monotonicity import QUANTIFIERS
-from symcomp.monotonicity_pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
+from symcomp.nli.monotonicity import QUANTIFIERS
+from symcomp.nli.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
 from symcomp.registry import get_language
 from symcomp.splits import Split
 from symcomp.suites.common import Record, load_records, rng_for

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.language import Language
-from symcomp.rows import data_file, guess_format, read_rows
 from symcomp.verify import (
     Check,
     Status,
@@ -34,6 +33,7 @@ from symcomp.verify import (
     sample_indices,
     verify_rows,
 )
+from symcomp.verify.rows import data_file, guess_format, read_rows
 
 EXIT_OK, EXIT_DISAGREE, EXIT_BAD_INPUT = 0, 1, 2
 SECTIONS = (

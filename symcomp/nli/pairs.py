@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from symcomp.artifacts import EXAMPLES, MANIFEST, atomic_writer, file_record, prepare_output_dir
 from symcomp.errors import GenerationError
 from symcomp.example import content_id
-from symcomp.monotonicity import (
+from symcomp.nli.monotonicity import (
     ADJECTIVES,
     ADVERBS,
     EITHER_NUMBER,
@@ -62,7 +62,7 @@ from symcomp.monotonicity import (
 )
 from symcomp.version import __version__
 
-FORMAT = "symcomp.nli-pool/1"
+FORMAT = "symcomp.nli.entailment-pool/1"
 SEPARATOR = " ||| "  # between premise and hypothesis in a record's `input`
 VARIANT_WEIGHTS = {"plain": 0.55, "adverb_first": 0.15, "place_first": 0.15, "object": 0.15}
 POLARITIES = ("up", "down")

@@ -1,7 +1,7 @@
 """Verifying a dataset's labels against a language's meaning: the checker protocol and engine.
 
-``symcomp verify`` reads rows (:mod:`symcomp.rows`), hands each to the language's
-*checker*, and summarises the :class:`Check` results (:mod:`symcomp.verify_report`).
+``symcomp verify`` reads rows (:mod:`symcomp.verify.rows`), hands each to the language's
+*checker*, and summarises the :class:`Check` results (:mod:`symcomp.verify.report`).
 
 The extension point
 -------------------
@@ -32,9 +32,9 @@ from typing import Any, Protocol
 
 from symcomp.errors import ParseError, SymcompError
 from symcomp.language import Language
+from symcomp.logic.prover import DEFAULT_TIMEOUT_MS
 from symcomp.parallel import chunked, ordered_map, worker_state
-from symcomp.prover import DEFAULT_TIMEOUT_MS
-from symcomp.rows import Row
+from symcomp.verify.rows import Row
 
 CHUNK = 100
 

@@ -8,7 +8,7 @@ Three ways to get compounds:
 
 ``dag`` (default)
     Connected subgraphs of each example's rule-application DAG
-    (:mod:`symcomp.dbca_compounds`), weighted as in DBCA (:mod:`symcomp.dbca_weights`) or
+    (:mod:`symcomp.dbca.compounds`), weighted as in DBCA (:mod:`symcomp.dbca.weights`) or
     counted.
 ``pairs``
     Parent-child pairs of the DAG with the child's position (TMCD-style compounds).
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_compounds import CompoundSpec, Dag, extract, parent_child_pairs
-from symcomp.dbca_weights import dbca_weights, raw_counts
+from symcomp.dbca.compounds import CompoundSpec, Dag, extract, parent_child_pairs
+from symcomp.dbca.weights import dbca_weights, raw_counts
 from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight

@@ -8,7 +8,7 @@ meanings of the node's children in order.
 nltk parses the terms; β-reduction is done here, by *normalisation by evaluation*: a closed
 term is evaluated once into a value (a λ becomes a Python function, everything else stays
 syntax), application is a function call, and a value of type t is read back as a
-first-order formula (:mod:`symcomp.fol`) with canonical variable names. Every bound
+first-order formula (:mod:`symcomp.logic.fol`) with canonical variable names. Every bound
 variable gets a fresh name while evaluating, so no capture can happen; this is exact
 β-normalisation for the simply typed terms of a lexicon, and much faster than re-simplifying
 nltk expressions at every node.
@@ -30,11 +30,11 @@ from types import ModuleType
 from typing import Any
 
 from symcomp.errors import GrammarError, SemanticsError
-from symcomp.fol import Formula, Term, canonical
+from symcomp.logic.fol import Formula, Term, canonical
 from symcomp.sidecar import did_you_mean
 
 # A term is a nested tuple: ("lam", var, body), ("app", f, a), ("var", name),
-# ("const", name), or a connective as in symcomp.fol ("not", "and", "or", "imp", "iff",
+# ("const", name), or a connective as in symcomp.logic.fol ("not", "and", "or", "imp", "iff",
 # "eq", "all", "exists") over terms. A value is a Python function (an evaluated λ) or a
 # first-order formula / term tuple.
 LambdaTerm = tuple[Any, ...]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from symcomp.cfq_knowledge import Relation
+from symcomp.cfq.knowledge import Relation
 
 Term = Any  # an entity placeholder (str) or a Var
 

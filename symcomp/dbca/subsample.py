@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_features import SparseRows
+from symcomp.dbca.features import SparseRows
 from symcomp.errors import DataError
 
 CANDIDATES = 16  # candidates scored per step of the entropy greedy

@@ -35,7 +35,7 @@ from typing import Any
 
 from lark import Tree
 
-from symcomp.cfq_knowledge import knowledge_label, relation_of
+from symcomp.cfq.knowledge import knowledge_label, relation_of
 
 _COUNT = ("did_question", "did_roles_question", "was_question", "was_passive_question")
 _SELECT = (

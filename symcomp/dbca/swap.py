@@ -16,7 +16,7 @@ Two fixed-size lists of examples are changed only by exchanging members, in plac
 The compound divergence is scored with :class:`DivergenceEngine` (raw counts in NQG;
 any :class:`Features` here); candidates are scored in vectorised batches in scan order.
 
->>> from symcomp.dbca_features import ngram_features
+>>> from symcomp.dbca.features import ngram_features
 >>> first = ["jump twice", "walk twice", "jump thrice", "look and walk"]
 >>> second = ["walk thrice", "walk and jump", "jump and walk"]
 >>> features = ngram_features(first + second)
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_engine import DivergenceEngine
-from symcomp.dbca_features import Features
+from symcomp.dbca.engine import DivergenceEngine
+from symcomp.dbca.features import Features
 from symcomp.errors import DataError
 
 BATCH = 256  # candidates scored per vectorised batch while scanning

@@ -3,7 +3,7 @@
 :class:`PoolData` reads a pool once (records, manifest, features, lengths, patterns on demand);
 :func:`mcd`, :func:`swap` and :func:`baseline` make :class:`symcomp.splits.Split` objects
 whose ``meta`` records the method, its parameters, the seed, the feature options and every
-measure of :mod:`symcomp.dbca_measure`; :func:`measure` measures any split.
+measure of :mod:`symcomp.dbca.measure`; :func:`measure` measures any split.
 
 >>> import json, tempfile
 >>> from pathlib import Path
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.artifacts import examples_path, file_record
-from symcomp.dbca_baselines import (
+from symcomp.dbca.baselines import (
     Parts,
     SplitSizes,
     divide_held_out,
@@ -36,12 +36,12 @@ from symcomp.dbca_baselines import (
     pattern_split,
     random_parts,
 )
-from symcomp.dbca_features import Features
-from symcomp.dbca_mcd import McdConfig, mcd_split
-from symcomp.dbca_measure import split_measures
-from symcomp.dbca_patterns import Patterns
-from symcomp.dbca_pool import FeatureOptions, features_of_records, read_pool
-from symcomp.dbca_swap import swap_search
+from symcomp.dbca.features import Features
+from symcomp.dbca.mcd import McdConfig, mcd_split
+from symcomp.dbca.measure import split_measures
+from symcomp.dbca.patterns import Patterns
+from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
+from symcomp.dbca.swap import swap_search
 from symcomp.errors import DataError, SymcompError
 from symcomp.splits import Split
 from symcomp.version import __version__
@@ -134,7 +134,7 @@ def _length(record: Mapping[str, Any], key: str, text: str) -> int:
 
 
 def measure(data: PoolData, split: Split) -> dict[str, Any]:
-    """Every measure of :mod:`symcomp.dbca_measure` for ``split`` of ``data``."""
+    """Every measure of :mod:`symcomp.dbca.measure` for ``split`` of ``data``."""
     split.check(len(data), str(data.path))
     return split_measures(
         data.features,
@@ -165,7 +165,7 @@ def _finish(
 
 
 def baseline(data: PoolData, method: str, sizes: SplitSizes, seed: int) -> Split:
-    """A random, length or pattern split (:mod:`symcomp.dbca_baselines`)."""
+    """A random, length or pattern split (:mod:`symcomp.dbca.baselines`)."""
     if method == "random":
         parts = random_parts(len(data), sizes, seed)
     elif method.endswith("_length"):
@@ -180,7 +180,7 @@ def baseline(data: PoolData, method: str, sizes: SplitSizes, seed: int) -> Split
 
 
 def mcd(data: PoolData, sizes: SplitSizes, config: McdConfig, seed: int) -> Split:
-    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca_mcd`)."""
+    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca.mcd`)."""
     result = mcd_split(data.features, config, seed)
     rng = random.Random(seed)
     divided = divide_held_out(result.test, sizes, rng)
@@ -206,7 +206,7 @@ def swap(
     max_divergence: float | None = None,
     min_atom_count: int = 1,
 ) -> Split:
-    """The NQG swap search from a random split (:mod:`symcomp.dbca_swap`)."""
+    """The NQG swap search from a random split (:mod:`symcomp.dbca.swap`)."""
     start = random_parts(len(data), sizes, seed)
     held_out = sorted(start.dev + start.test)
     result = swap_search(

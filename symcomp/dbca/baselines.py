@@ -5,7 +5,7 @@ random
 length (input or output)
     Train takes the shortest examples, the held-out side the longest (ties broken at random).
 pattern (input or output)
-    Examples are grouped by pattern (:mod:`symcomp.dbca_patterns`); whole groups, in random
+    Examples are grouped by pattern (:mod:`symcomp.dbca.patterns`); whole groups, in random
     order, go to the held-out side while they fit, so no test pattern occurs in train.
 
 Every method fills ``train`` and a held-out side of ``dev + test`` examples; dev and test are

@@ -1,6 +1,6 @@
 """First-order formulas: a small immutable form, canonical variables, SMT-LIB and TPTP text.
 
-Formulas come from β-reduced λ-terms (:mod:`symcomp.lambda_terms`) and are plain nested
+Formulas come from β-reduced λ-terms (:mod:`symcomp.logic.lambda_terms`) and are plain nested
 tuples, so they are hashable and cheap to pickle:
 
 ``("pred", name, (term, ...))``, ``("eq", term, term)``, ``("not", f)``,

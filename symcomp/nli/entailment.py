@@ -27,11 +27,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from symcomp.errors import ParseError, SymcompError
-from symcomp.fol import Formula
-from symcomp.prover import Label, Problem, make_prover
-from symcomp.rows import Row
+from symcomp.logic.fol import Formula
+from symcomp.logic.prover import Label, Problem, make_prover
 from symcomp.sidecar import did_you_mean
 from symcomp.verify import Check, CrossCheck, Status, VerifyOptions, depth_group, invalid, row_id
+from symcomp.verify.rows import Row
 
 if TYPE_CHECKING:
     from symcomp.language import Language
@@ -108,7 +108,7 @@ class EntailmentChecker:
     """Checks premise/hypothesis/label rows of an NLI language with a prover.
 
     The language's meaning of a sentence must be a first-order formula
-    (:mod:`symcomp.fol`); ``axioms`` are the background knowledge (named formulas).
+    (:mod:`symcomp.logic.fol`); ``axioms`` are the background knowledge (named formulas).
     Meanings are cached per sentence (a pair and its reverse share them).
     """
 

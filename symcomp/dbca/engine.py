@@ -8,11 +8,11 @@ move and scoring a batch of candidate moves cost O(entries of the moved examples
 over the batch with numpy — instead of O(number of compounds) per candidate
 (:class:`ScratchEngine` does the latter, like the NQG code, for comparison).
 
-Compound weights are multiples of a power of two (:mod:`symcomp.dbca_weights`), so per-index
+Compound weights are multiples of a power of two (:mod:`symcomp.dbca.weights`), so per-index
 counts are exact under any sequence of moves; the running sum of terms is re-added from scratch
 every :data:`RESYNC_MOVES` moves so rounding cannot accumulate.
 
->>> from symcomp.dbca_features import ngram_features
+>>> from symcomp.dbca.features import ngram_features
 >>> engine = DivergenceEngine(ngram_features(["jump twice", "walk twice", "jump thrice"]))
 >>> engine.move(0, 0); engine.move(1, 1)
 >>> [round(d, 4) for d in engine.divergences()]
@@ -29,8 +29,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_divergence import ATOM_ALPHA, COMPOUND_ALPHA, coefficient_from_sums
-from symcomp.dbca_features import Features, SparseRows
+from symcomp.dbca.divergence import ATOM_ALPHA, COMPOUND_ALPHA, coefficient_from_sums
+from symcomp.dbca.features import Features, SparseRows
 
 UNUSED = -1
 RESYNC_MOVES = 512

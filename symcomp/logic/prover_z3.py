@@ -1,13 +1,13 @@
 """The z3 backend: formulas over one uninterpreted sort, a fresh context per problem.
 
-The problem is written as SMT-LIB 2 (:mod:`symcomp.fol`) with one Boolean guard per named
+The problem is written as SMT-LIB 2 (:mod:`symcomp.logic.fol`) with one Boolean guard per named
 formula (``guard => formula``) and read in a new :class:`z3.Context`, so no state leaks
 between problems or processes. The refutations run with the guards as assumptions; the
 unsat core (the guards z3 needed) names the premises and axioms a proof used. The second
 refutation reuses the first one's solver within a deterministic resource budget and falls
 back to a fresh solver when that runs out. The timeout covers the whole problem.
 
->>> from symcomp.lambda_terms import parse_formula as f
+>>> from symcomp.logic.lambda_terms import parse_formula as f
 >>> problem = Problem(
 ...     premises=(("premise", f("exists x.(dog(x) & ran(x))")),),
 ...     hypothesis=f("exists x.(animal(x) & ran(x))"),
@@ -24,8 +24,8 @@ import time
 from types import ModuleType
 from typing import Any
 
-from symcomp.fol import Formula, smtlib_declarations, to_smtlib
-from symcomp.prover import (
+from symcomp.logic.fol import Formula, smtlib_declarations, to_smtlib
+from symcomp.logic.prover import (
     DEFAULT_TIMEOUT_MS,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,

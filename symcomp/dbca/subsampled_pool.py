@@ -1,6 +1,6 @@
 """Writing a pool the CFQ way: draw more than needed, then subsample.
 
-See :mod:`symcomp.dbca_subsample` for the subsampling itself.
+See :mod:`symcomp.dbca.subsample` for the subsampling itself.
 
 ``oversample × n`` distinct examples are drawn with the pool's usual rules
 (:func:`symcomp.pool.draw_pool`), optionally filtered by a language rule (``keep``), then ``n``
@@ -24,9 +24,9 @@ import numpy as np
 from lark import Tree
 
 from symcomp.artifacts import EXAMPLES, MANIFEST, atomic_writer, file_record, prepare_output_dir
-from symcomp.dbca_compounds import CompoundSpec, Dag
-from symcomp.dbca_features import dag_features
-from symcomp.dbca_subsample import subsample
+from symcomp.dbca.compounds import CompoundSpec, Dag
+from symcomp.dbca.features import dag_features
+from symcomp.dbca.subsample import subsample
 from symcomp.derivation import Encoded, decode_tree, encode_tree
 from symcomp.errors import GenerationError
 from symcomp.generate import FORMAT, PoolSpec, generate

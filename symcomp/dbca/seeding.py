@@ -13,10 +13,10 @@ out, by forward selection: each step adds the pair that most improves the score 
 subject to the atom-divergence penalty and to enough examples staying available for train.
 Swapped pairings (``twice`` with ``around`` held out, ``twice`` with ``opposite`` kept) keep
 the atoms balanced while all larger compounds over a held-out pair leave train too. The MCD
-construction (:mod:`symcomp.dbca_mcd`) then draws train candidates from the examples without H
+construction (:mod:`symcomp.dbca.mcd`) then draws train candidates from the examples without H
 and test candidates from those with H.
 
->>> from symcomp.dbca_features import ngram_features
+>>> from symcomp.dbca.features import ngram_features
 >>> texts = [f"{a} {b} {c}" for a in "ab" for b in "wxyz" for c in "ijkl"]
 >>> features = ngram_features(texts)
 >>> [features.pair_names[i] for i in held_out_pairs(features, features.compounds, 16, 4)]
@@ -32,14 +32,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca_divergence import (
+from symcomp.dbca.divergence import (
     ATOM_ALPHA,
     COMPOUND_ALPHA,
     chernoff_terms_sum,
     coefficient_from_sums,
 )
-from symcomp.dbca_features import Features, SparseRows
-from symcomp.dbca_weights import distinct
+from symcomp.dbca.features import Features, SparseRows
+from symcomp.dbca.weights import distinct
 
 LOG = logging.getLogger(__name__)
 MAX_PAIRS = 12  # forward-selection steps

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symcomp.artifacts import MANIFEST, examples_path, read_examples, read_manifest
-from symcomp.dbca_compounds import CompoundSpec, Dag
-from symcomp.dbca_features import (
+from symcomp.dbca.compounds import CompoundSpec, Dag
+from symcomp.dbca.features import (
     DEFAULT_TOP_K,
     WEIGHTINGS,
     Features,

@@ -1,0 +1,1 @@
+"""The pieces of the CFQ-style language: its logical forms, knowledge rules and DAGs."""
