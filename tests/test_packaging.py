@@ -43,7 +43,8 @@ def test_wheel_contains_grammars_and_provers(tmp_path: Path) -> None:
         assert f"symcomp/grammars/{stem}.toml" in names
     assert "symcomp/provers/__init__.py" in names
     assert "symcomp/py.typed" in names
-    subpackages = {p.parent.relative_to(REPO).as_posix()
-                   for p in (REPO / "symcomp").rglob("__init__.py")}
+    subpackages = {
+        p.parent.relative_to(REPO).as_posix() for p in (REPO / "symcomp").rglob("__init__.py")
+    }
     for package in subpackages:
         assert f"{package}/__init__.py" in names, f"{package} is not in the wheel"

@@ -148,7 +148,7 @@ class Trainer:
             device.type, enabled=self.dtype == torch.float16 and device.type == "cuda"
         )
         self.epoch = 0
-        self.best: tuple[float, int] | None = None  # (metric, epoch)
+        self.best: tuple[tuple[float, float], int] | None = None  # (score, epoch); see _score
         self.stale = 0
         self.seconds = 0.0  # training + validation, by the budget clock
         self.done = False
@@ -304,11 +304,21 @@ class Trainer:
         limit = self.config.max_minutes * 60
         return bool(limit) and self.seconds + self._clock() - started >= limit
 
-    def _track(self, dev: dict[str, float]) -> None:
+    def _score(self, dev: dict[str, float]) -> tuple[float, float] | None:
+        """Higher is better. Accuracy ties (all zero early in training, say) go to the lower dev
+        loss, so a model that is still learning is neither stopped early nor rolled back."""
         metric = self.config.dev_metric
         if metric not in dev:
+            return None
+        if metric == "dev_accuracy":
+            return dev[metric], -dev.get("dev_loss", 0.0)
+        return -dev[metric], 0.0
+
+    def _track(self, dev: dict[str, float]) -> None:
+        value = self._score(dev)
+        if value is None:
             return
-        value = dev[metric] if metric == "dev_accuracy" else -dev[metric]
+        metric = self.config.dev_metric
         if self.best is None or value > self.best[0]:
             self.best, self.stale = (value, self.epoch), 0
             return

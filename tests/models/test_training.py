@@ -3,6 +3,7 @@ save/load round trips."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,17 @@ def test_early_stopping_and_time_budget(tiny_pcfg_suite: Path, tmp_path: Path) -
         sets = ("epochs=50", "max_minutes=0.0001", f"budget_clock={clock}")
         assert train(tiny_pcfg_suite, out, "bow", *sets)["epochs"] == 1
         assert metrics(out)[0]["examples"] < 255  # stopped inside the first epoch
+
+
+def test_accuracy_ties_go_to_the_lower_dev_loss(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
+    summary = train(tiny_pcfg_suite, tmp_path / "a", "lstms2s", "epochs=8", "patience=1")
+    rows = metrics(tmp_path / "a")
+    assert {r["dev_accuracy"] for r in rows} == {0.0}  # every epoch ties on accuracy
+    losses = [r["dev_loss"] for r in rows]
+    # patience 1: the run stops at the first epoch whose dev loss is not lower (not at epoch 2,
+    # as a rule that only looked at accuracy would), and keeps the epoch before it
+    assert all(a > b for a, b in itertools.pairwise(losses[:-1])) and losses[-1] >= losses[-2]
+    assert summary["epochs"] == len(rows) > 2 and summary["best_epoch"] == len(rows) - 1
 
 
 def test_schedules() -> None:
