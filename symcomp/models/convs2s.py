@@ -70,6 +70,10 @@ class ConvLayer(nn.Module):
         y = self.conv(F.pad(x.transpose(1, 2), padding))  # [B, 2C, T]
         return F.glu(y, dim=1).transpose(1, 2)
 
+    def last(self, window: torch.Tensor) -> torch.Tensor:  # [B, K, Cin] -> [B, 1, C]
+        """The causal output at the newest position, from its ``kernel`` latest inputs."""
+        return F.glu(self.conv(window.transpose(1, 2)), dim=1).transpose(1, 2)
+
 
 class ConvS2S(nn.Module):
     def __init__(self, config: ConvS2SConfig, src_vocab: int, tgt_vocab: int) -> None:
@@ -118,24 +122,64 @@ class ConvS2S(nn.Module):
         """[B, T, V] logits for every position of ``prefix`` [B, T]."""
         target = self._embed(prefix, self.tgt_embed, self.tgt_pos)  # [B, T, E]
         x = self.dec_in(target)  # [B, T, C]
+        for i, layer in enumerate(self._decoder()):
+            residual = x if layer.residual is None else layer.residual(x)
+            x = self._attend(state, i, layer(self.dropout(x)), target, residual)
+        return self.generator(self.dropout(self.dec_out(x)))  # type: ignore[no-any-return]
+
+    def _decoder(self) -> list[ConvLayer]:
+        return cast(list[ConvLayer], list(self.dec_layers))
+
+    def _attend(
+        self, state: State, i: int, h: torch.Tensor, target: torch.Tensor, residual: torch.Tensor
+    ) -> torch.Tensor:
+        """Decoder layer ``i`` after its convolution ``h`` [B, T, C]: multi-step attention,
+        then the residual."""
         lengths = state["src_mask"].sum(1).clamp(min=1).float()[:, None, None]  # [B, 1, 1]
         blocked = ~state["src_mask"][:, None, :]  # [B, 1, S]
-        layers = cast(list[ConvLayer], list(self.dec_layers))
-        for layer, att_in, att_out in zip(layers, self.att_in, self.att_out, strict=True):
-            residual = x if layer.residual is None else layer.residual(x)
-            h = layer(self.dropout(x))  # [B, T, C]
-            query = (att_in(h) + target) * SCALE  # [B, T, E]
-            scores = query @ state["keys"].transpose(1, 2)  # [B, T, S]
-            weights = torch.softmax(scores.masked_fill(blocked, float("-inf")), dim=-1)
-            context = (weights @ state["values"]) * lengths.sqrt()  # [B, T, E], as fairseq scales
-            h = (h + att_out(context)) * SCALE
-            x = (h + residual) * SCALE
-        return self.generator(self.dropout(self.dec_out(x)))  # type: ignore[no-any-return]
+        query = (self.att_in[i](h) + target) * SCALE  # [B, T, E]
+        scores = query @ state["keys"].transpose(1, 2)  # [B, T, S]
+        weights = torch.softmax(scores.masked_fill(blocked, float("-inf")), dim=-1)
+        context = (weights @ state["values"]) * lengths.sqrt()  # [B, T, E], as fairseq scales
+        h = (h + self.att_out[i](context)) * SCALE
+        return (h + residual) * SCALE
 
     def forward(self, src: torch.Tensor, tgt_in: torch.Tensor) -> torch.Tensor:
         """[B, T, V] logits of the next token at each position of ``tgt_in`` [B, T]."""
         return self.decode_all(self.encode(src), tgt_in)
 
     def step(self, state: State, prefix: torch.Tensor) -> tuple[torch.Tensor, State]:
-        logits = self.decode_all(state, prefix)[:, -1]  # [B, V]
+        """Incremental, as fairseq decodes: each decoder layer keeps its ``kernel - 1`` latest
+        inputs (``window<i>``), so a step runs only the positions of ``prefix`` not ``seen``
+        yet (the newest one when called token by token)."""
+        state = dict(state)
+        if "seen" not in state or int(state["seen"][0]) > prefix.size(1):
+            state = self._with_windows(state)
+        logits = torch.empty(0)
+        for position in range(int(state["seen"][0]), prefix.size(1)):
+            logits = self._advance(state, prefix[:, position : position + 1], position)
+        state["seen"] = torch.full_like(state["seen"], prefix.size(1))
         return torch.log_softmax(logits.float(), dim=-1), state
+
+    def _with_windows(self, state: State) -> State:
+        """Empty input windows per decoder layer: zeros, like ``decode_all``'s causal padding."""
+        keys = state["keys"]
+        windows = {
+            f"window{i}": keys.new_zeros(keys.size(0), layer.kernel - 1, layer.conv.in_channels)
+            for i, layer in enumerate(self._decoder())
+        }
+        seen = torch.zeros(keys.size(0), dtype=torch.long, device=keys.device)
+        return {**state, **windows, "seen": seen}
+
+    def _advance(self, state: State, token: torch.Tensor, position: int) -> torch.Tensor:
+        """Run ``token`` [B, 1] at ``position``, sliding the windows in ``state``; [B, V]."""
+        if position >= self.config.max_positions:
+            raise ValueError(f"{position + 1} tokens exceed max_positions")
+        target = self.dropout(self.tgt_embed(token) + self.tgt_pos.weight[position])  # [B, 1, E]
+        x = self.dec_in(target)  # [B, 1, C]
+        for i, layer in enumerate(self._decoder()):
+            residual = x if layer.residual is None else layer.residual(x)
+            window = torch.cat([state[f"window{i}"], self.dropout(x)], dim=1)  # [B, K, Cin]
+            state[f"window{i}"] = window[:, 1:]
+            x = self._attend(state, i, layer.last(window), target, residual)
+        return self.generator(self.dropout(self.dec_out(x)))[:, 0]  # type: ignore[no-any-return]
