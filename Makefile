@@ -43,9 +43,9 @@ demo: $(STAMP)
 	@echo "== train a small LSTM seq2seq (OpenNMT brnn, attention) on the suite's task split for one minute"
 	@echo "   (one CPU-minute is far from the paper's 25 epochs on 82k programs: expect accuracies near 0;"
 	@echo "   SCAN's simple split reaches 1.0 in 8 CPU-minutes, see docs/models.md)"
-	$(BIN)/symcomp train $(DEMO)/pcfg-set-suite/task --model lstms2s --set max_minutes=1 --out $(DEMO)/lstms2s-task --overwrite
+	$(BIN)/symcomp train $(DEMO)/pcfg-set-suite/task --model lstms2s --set max_minutes=1 --set threads=1 --out $(DEMO)/lstms2s-task --overwrite
 	@echo "== its report card: the model runs in the loop (localism step by step)"
-	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model $(DEMO)/lstms2s-task --test task --test localism --test per_function
+	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model $(DEMO)/lstms2s-task --threads 1 --test task --test localism --test per_function
 	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved by z3"
 	$(BIN)/symcomp generate monotonicity --n 1000 --seed 0 --out $(DEMO)/monotonicity --overwrite
 	$(BIN)/symcomp verify $(DEMO)/monotonicity --jobs 2

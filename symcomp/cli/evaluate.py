@@ -43,6 +43,13 @@ def _build_model(spec: str, context: Any) -> Any:
 )
 @click.option("--test", "tests", multiple=True, help="Score only this test (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="CPU threads for trained models run in the loop (torch.set_num_threads; default: "
+    "torch's). On a machine other jobs share, 1 is often fastest.",
+)
 def evaluate(
     suite_dir: Path,
     models: tuple[str, ...],
@@ -50,6 +57,7 @@ def evaluate(
     checkpoints: Path | None,
     tests: tuple[str, ...],
     as_json: bool,
+    threads: int | None,
 ) -> None:
     """Score a model or predictions on every test of SUITE_DIR and print the report card."""
     from symcomp.artifacts import read_manifest
@@ -59,6 +67,8 @@ def evaluate(
     if bool(models) == (predictions is not None):
         raise UserError("give either --model SPEC (repeatable) or --predictions FILE_OR_DIR.")
     read_manifest(suite_dir)  # a clear error before any work when this is not a suite
+    if threads is not None:
+        _set_threads(threads)
     checkpoint_sets = []
     if checkpoints is not None:
         checkpoint_sets = [load_predictions(path) for path in prediction_files(checkpoints)]
@@ -92,6 +102,17 @@ def evaluate(
         click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
     else:
         click.echo(format_report_card(cards))
+
+
+def _set_threads(threads: int) -> None:
+    try:
+        import torch
+    except ImportError:
+        raise UserError(
+            "--threads sets torch's CPU threads, but torch is not installed; install the "
+            'models extra: pip install -c constraints.txt -e ".[models]"'
+        ) from None
+    torch.set_num_threads(threads)
 
 
 def _run_card(

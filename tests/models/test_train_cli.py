@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 from click.testing import CliRunner
 
 from symcomp.cli import cli
@@ -38,6 +39,14 @@ def test_train_then_evaluate_a_run(tiny_pcfg_suite: Path, tmp_path: Path) -> Non
     assert "note" in card["systematicity"]  # trained on another split: not scored
     code, text = run("evaluate", tiny_pcfg_suite, "--model", out, "--test", "localism")
     assert code == 0 and "localism" in text and "systematicity" not in text
+    threads = torch.get_num_threads()
+    try:
+        code, text = run("evaluate", tiny_pcfg_suite, "--model", out, "--threads", "2")
+        assert code == 0 and torch.get_num_threads() == 2, text
+    finally:
+        torch.set_num_threads(threads)
+    code, text = run("evaluate", tiny_pcfg_suite, "--model", out, "--threads", "0")
+    assert code == 2 and "--threads" in text
 
 
 @pytest.mark.slow
