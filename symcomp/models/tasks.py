@@ -12,6 +12,7 @@ model-agnostic trainer needs (``module``, ``train_batches(epoch)``, ``loss(batch
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from symcomp.models.decoding import decode
 from symcomp.models.trees import Node, TreeBatch
 from symcomp.models.vocab import BOS, EOS, IGNORE, PAD, UNK, Labels, Vocab, tokenize
 
+log = logging.getLogger(__name__)
 Record = dict[str, Any]
 PAIR_SEPARATOR = "|||"
 
@@ -166,15 +168,38 @@ class Seq2SeqTask(Task):
         return loss, int(hits.all(1).sum()), len(examples)
 
     def predict_inputs(self, inputs: Sequence[str]) -> list[str]:
-        src = pad_sequences([self.source.encode(tokenize(t)) for t in inputs]).to(self.device)
+        """Decoded answers; inputs longer than the model's positions get "" (a wrong answer,
+        not a crash: localism feeds a model its own, possibly very long, outputs)."""
+        encoded = [self.source.encode(tokenize(text)) for text in inputs]
+        limit = self.capacity()
+        readable = [i for i, ids in enumerate(encoded) if limit is None or len(ids) <= limit]
+        if len(readable) < len(encoded):
+            log.warning(
+                "%d input(s) longer than the model's %d positions answered with an empty "
+                "prediction",
+                len(encoded) - len(readable),
+                limit,
+            )
+        answers = [""] * len(inputs)
+        if not readable:
+            return answers
+        src = pad_sequences([encoded[i] for i in readable]).to(self.device)
+        max_len = self.max_output if limit is None else min(self.max_output, limit - 1)
         out = decode(
             self.module,  # type: ignore[arg-type]
             src,
-            self.max_output,
+            max_len,
             self.config.beam,
             self.config.length_penalty,
         )
-        return [" ".join(self.target.decode(row)) for row in out.tolist()]
+        for i, row in zip(readable, out.tolist(), strict=True):
+            answers[i] = " ".join(self.target.decode(row))
+        return answers
+
+    def capacity(self) -> int | None:
+        """The most positions the model reads (None: unbounded, as an LSTM)."""
+        limit = getattr(getattr(self.module, "config", None), "max_positions", None)
+        return int(limit) if limit is not None else None
 
 
 InputOf = Callable[[str], Any]

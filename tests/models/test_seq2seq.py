@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -10,8 +12,9 @@ from symcomp.models.convs2s import ConvS2S, ConvS2SConfig
 from symcomp.models.data import pad_sequences
 from symcomp.models.decoding import beam_search, greedy
 from symcomp.models.lstms2s import LSTMS2S, LSTMS2SConfig
+from symcomp.models.tasks import Seq2SeqTask, TaskConfig
 from symcomp.models.transformer import Transformer, TransformerConfig
-from symcomp.models.vocab import BOS, EOS, PAD
+from symcomp.models.vocab import BOS, EOS, PAD, Vocab
 
 Seq2Seq = Transformer | LSTMS2S | ConvS2S
 
@@ -132,3 +135,33 @@ def test_convs2s_steps_catch_up_on_unseen_positions() -> None:
         assert torch.allclose(log_probs, full[:, 4], atol=1e-5)
         log_probs, _ = net.step(net.encode(src), tgt[:, :4])  # fresh state
         assert torch.allclose(log_probs, full[:, 3], atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["transformer", "convs2s", "lstms2s"])
+def test_inputs_longer_than_the_model_reads_get_an_empty_answer(
+    name: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Localism feeds a model its own outputs, which may exceed its positions: those inputs
+    are answered with "" (scored wrong and inconsistent) instead of stopping the evaluation."""
+    vocab = Vocab.build([["a", "b"]])
+    module: torch.nn.Module
+    if name == "transformer":
+        module = Transformer(
+            TransformerConfig(d_model=16, heads=2, ff=16, layers=1, max_positions=6),
+            len(vocab),
+            len(vocab),
+        )
+    elif name == "convs2s":
+        conv = ConvS2SConfig(embedding=8, encoder="8x3", decoder="8x3", out=8, max_positions=6)
+        module = ConvS2S(conv, len(vocab), len(vocab))
+    else:
+        module = LSTMS2S(LSTMS2SConfig(embedding=8, hidden=8), len(vocab), len(vocab))
+    task = Seq2SeqTask(module, vocab, vocab, TaskConfig(), max_output=20)
+    with caplog.at_level(logging.WARNING):
+        answers = task.predict(["a b", "a " * 10, "b a b"])
+    assert len(answers) == 3
+    if name == "lstms2s":  # no position limit: everything is read
+        assert task.capacity() is None and not caplog.records
+    else:
+        assert answers[1] == "" and "1 input(s) longer than the model's 6 positions" in caplog.text
+        assert all(len(answer.split()) <= 5 for answer in answers)  # decoding stays in range
