@@ -17,6 +17,17 @@ def test_auto_picks_cuda_exactly_when_present() -> None:
         resolve_device("tpu")
 
 
+def test_auto_and_amp_choose_cuda_when_it_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a GPU machine would get, checked on any machine (CUDA itself is not touched)."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kw: False)
+    device = resolve_device("auto")
+    assert device.type == "cuda" and resolve_device("cuda:0").index == 0
+    assert amp_dtype(device, "auto") is torch.float16 and amp_dtype(device, "off") is None
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kw: True)
+    assert amp_dtype(device, "on") is torch.bfloat16
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
 def test_cuda_without_a_gpu_is_a_clear_error() -> None:
     with pytest.raises(SymcompError, match="no CUDA device"):
