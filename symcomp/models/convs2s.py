@@ -153,8 +153,8 @@ class ConvS2S(nn.Module):
         inputs (``window<i>``), so a step runs only the positions of ``prefix`` not ``seen``
         yet (the newest one when called token by token)."""
         state = dict(state)
-        if "seen" not in state or int(state["seen"][0]) > prefix.size(1):
-            state = self._with_windows(state)
+        if "seen" not in state or int(state["seen"][0]) >= prefix.size(1):
+            state = self._with_windows(state)  # nothing new (a repeated call): replay from 0
         logits = torch.empty(0)
         for position in range(int(state["seen"][0]), prefix.size(1)):
             logits = self._advance(state, prefix[:, position : position + 1], position)

@@ -131,7 +131,9 @@ def test_convs2s_steps_catch_up_on_unseen_positions() -> None:
         state = net.encode(src)
         log_probs, state = net.step(state, tgt[:, :2])  # two positions at once
         assert torch.allclose(log_probs, full[:, 1], atol=1e-5)
-        log_probs, _ = net.step(state, tgt[:, :5])  # three more
+        log_probs, state = net.step(state, tgt[:, :5])  # three more
+        assert torch.allclose(log_probs, full[:, 4], atol=1e-5)
+        log_probs, _ = net.step(state, tgt[:, :5])  # nothing new: replayed
         assert torch.allclose(log_probs, full[:, 4], atol=1e-5)
         log_probs, _ = net.step(net.encode(src), tgt[:, :4])  # fresh state
         assert torch.allclose(log_probs, full[:, 3], atol=1e-5)
