@@ -106,7 +106,7 @@ def generate(
                     progress(CHUNK)
             if progress is not None:
                 progress(stats.accepted % CHUNK)
-        manifest = _manifest(language, spec, stats, out)
+        manifest = pool_manifest(language, spec, stats, out)
         with atomic_writer(out / MANIFEST) as handle:
             json.dump(manifest, handle, indent=2, sort_keys=True)
             handle.write("\n")
@@ -171,7 +171,10 @@ def _serialise(
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def _manifest(language: Language, spec: PoolSpec, stats: DrawStats, out: Path) -> dict[str, Any]:
+def pool_manifest(
+    language: Language, spec: PoolSpec, stats: DrawStats, out: Path
+) -> dict[str, Any]:
+    """The manifest of a pool written to ``out/examples.jsonl`` (its file record is read)."""
     return {
         "format": FORMAT,
         "symcomp_version": __version__,

@@ -23,17 +23,16 @@ from typing import Any
 import numpy as np
 from lark import Tree
 
-from symcomp.artifacts import EXAMPLES, MANIFEST, atomic_writer, file_record, prepare_output_dir
+from symcomp.artifacts import EXAMPLES, MANIFEST, atomic_writer, prepare_output_dir
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.features import dag_features
 from symcomp.dbca.subsample import subsample
 from symcomp.derivation import Encoded, decode_tree, encode_tree
 from symcomp.errors import GenerationError
-from symcomp.generate import FORMAT, PoolSpec, generate
+from symcomp.generate import PoolSpec, generate, pool_manifest
 from symcomp.language import Language
 from symcomp.parallel import chunked, ordered_map, worker_state
 from symcomp.pool import Accepted, DrawStats, draw_pool
-from symcomp.version import __version__
 
 ENTROPY_NODES = 3
 CHUNK = 1000
@@ -78,7 +77,7 @@ def write_subsampled_pool(
         if progress is not None:
             progress(spec.n)
         levels = np.bincount([complexities[i] for i in chosen])
-        manifest = _manifest(language, spec, stats, out)
+        manifest = pool_manifest(language, spec, stats, out)
         manifest["subsampling"] = {
             "oversample": oversample,
             "candidates": len(candidates),
@@ -154,19 +153,3 @@ def _serialise_chunk(chunk: list[tuple[Tree[Any] | Encoded, str, dict[str, int]]
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         results.append((line, Dag.from_node_link(derivation)))
     return results
-
-
-def _manifest(language: Language, spec: PoolSpec, stats: DrawStats, out: Path) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "symcomp_version": __version__,
-        "language": language.name,
-        "grammar_version": language.version,
-        "grammar_sha256": language.grammar.sha256,
-        "seed": spec.seed,
-        "parameters": spec.describe(),
-        "limits": language.limits(max_depth=spec.max_depth, max_length=spec.max_length),
-        "sampling": language.grammar.sidecar.describe(),
-        "filters": stats.describe(),
-        "files": {EXAMPLES: file_record(out / EXAMPLES)},
-    }
