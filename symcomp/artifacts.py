@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,11 +26,14 @@ MANIFEST = "manifest.json"
 def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> bool:
     """Make sure ``path`` is a writable folder; return True when this call created it.
 
+    Only files symcomp wrote are ever replaced: with ``overwrite``, each of ``names`` that
+    exists must be listed in the folder's ``manifest.json`` (see :func:`written_by_symcomp`).
+
     Raises
     ------
     OutputError
         When ``path`` is a file, cannot be created or written, or already holds one of
-        ``names`` and ``overwrite`` is false.
+        ``names`` and ``overwrite`` is false or the file is not symcomp's.
     """
     if path.exists() and not path.is_dir():
         raise OutputError(f"--out {path} is a file; give a folder.")
@@ -44,12 +47,43 @@ def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -
             f"cannot write to {path}: {error.strerror or error}. Choose a folder you can write."
         ) from None
     existing = [name for name in names if (path / name).exists()]
-    if existing and not overwrite:
+    if not existing:
+        return created
+    foreign = [name for name in existing if not written_by_symcomp(path, name)]
+    if foreign:
+        raise OutputError(
+            f"{path} already holds {', '.join(foreign)}, which symcomp did not write (they are "
+            f"not listed in {path / MANIFEST}); symcomp never replaces files it did not write. "
+            f"Move them away or choose another folder."
+        )
+    if not overwrite:
         raise OutputError(
             f"{path} already holds {', '.join(existing)}; pass --overwrite to replace "
             f"(the old files stay until the new ones are complete) or choose another folder."
         )
     return created
+
+
+def written_by_symcomp(folder: Path, name: str) -> bool:
+    """True when ``folder/name`` is the manifest or a file (or folder of files) it lists.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "notes.txt").write_text("mine")
+    >>> written_by_symcomp(folder, "notes.txt")
+    False
+    """
+    try:
+        manifest = read_manifest(folder)
+    except DataError:
+        return False
+    files = manifest.get("files")
+    if not isinstance(files, Mapping):
+        return False
+    if name == MANIFEST:
+        return True
+    listed = [str(key) for key in files]
+    return name in listed or any(key.startswith(f"{name}/") for key in listed)
 
 
 @contextlib.contextmanager
@@ -127,23 +161,48 @@ def read_examples(location: Path) -> Iterator[dict[str, Any]]:
     Raises
     ------
     DataError
-        On the first malformed line, naming file and line number.
+        On the first malformed line (or bytes that are not UTF-8), naming file and line.
     """
     path = examples_path(location)
     with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+        yield from parse_examples(handle, str(path))
+
+
+def parse_examples(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
+    """Example records from JSON lines, each with ``id``, ``input`` and ``output``.
+
+    >>> [r["id"] for r in parse_examples(['{"id": "a", "input": "x", "output": "y"}'], "mem")]
+    ['a']
+    """
+    for number, record in enumerate(parse_json_lines(lines, source), start=1):
+        missing = [key for key in ("id", "input", "output") if key not in record]
+        if missing:
+            raise DataError(
+                f"{source}:{number}: an example needs id, input and output (missing "
+                f"{', '.join(missing)})."
+            )
+        yield record
+
+
+def parse_json_lines(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
+    """JSON objects, one per line (no required fields); errors name source and line."""
+    number = 0
+    try:
+        for number, line in enumerate(lines, start=1):
             try:
                 record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(
-                    f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno})."
-                ) from None
-            if not isinstance(record, Mapping):
-                raise DataError(f"{path}:{number}: an example must be a JSON object.")
-            missing = [key for key in ("id", "input", "output") if key not in record]
-            if missing:
-                raise DataError(
-                    f"{path}:{number}: an example needs id, input and output (missing "
-                    f"{', '.join(missing) or 'all'})."
+            except (json.JSONDecodeError, RecursionError) as error:
+                reason = (
+                    f"{error.msg} at column {error.colno}"
+                    if isinstance(error, json.JSONDecodeError)
+                    else "nested too deeply"
                 )
+                raise DataError(f"{source}:{number}: not valid JSON ({reason}).") from None
+            if not isinstance(record, Mapping):
+                raise DataError(f"{source}:{number}: each line must be a JSON object.")
             yield dict(record)
+    except UnicodeDecodeError as error:
+        raise DataError(
+            f"{source}:{number + 1}: not UTF-8 text (byte {error.object[error.start]:#04x}); "
+            f"symcomp reads JSON lines in UTF-8."
+        ) from None

@@ -16,6 +16,7 @@ Each export folder gets its own ``manifest.json`` (source pool and sha256 of eve
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -31,6 +32,7 @@ from symcomp.artifacts import (
     write_json,
 )
 from symcomp.errors import DataError
+from symcomp.safe_paths import confined
 
 FORMATS = ("tsv", "srctgt", "hf")
 _HF_README = """---
@@ -89,6 +91,19 @@ def export(pool: Path, fmt: str, out: Path | None = None, *, overwrite: bool = F
     return target
 
 
+def _previous_files(target: Path) -> list[Path]:
+    """The files an earlier export into ``target`` wrote (listed in its manifest)."""
+    try:
+        files = read_manifest(target).get("files", {})
+    except DataError:
+        return []
+    found = []
+    for name in files:
+        with contextlib.suppress(DataError):  # a name outside the folder is not ours to delete
+            found.append(confined(target, name, what="file", source=str(target / MANIFEST)))
+    return found
+
+
 def _write_tsv(records: Iterable[Mapping[str, Any]], target: Path) -> Path:
     path = target / "examples.tsv"
     with atomic_writer(path) as handle:
@@ -119,9 +134,9 @@ def _write_hf(
             row["meta"] = record.get("meta", {})
             handle.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
             examples += 1
-    for stale in (target / "data").glob("train*.jsonl"):
-        if stale != data:  # left by an earlier export of another pool (--overwrite)
-            stale.unlink()
+    for stale in _previous_files(target):
+        if stale.parent == target / "data" and stale != data:
+            stale.unlink(missing_ok=True)  # an earlier export of another pool (overwrite)
     readme = target / "README.md"
     with atomic_writer(readme) as handle:
         handle.write(

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.artifacts import atomic_writer
-from symcomp.errors import DataError
+from symcomp.errors import DataError, OutputError
 
 PARTS = ("train", "dev", "test")
 KEYS = {"train": "trainIdxs", "dev": "devIdxs", "test": "testIdxs"}
@@ -132,10 +132,38 @@ def read_split(path: Path, pool_size: int | None = None) -> Split:
         raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
     except json.JSONDecodeError as error:
         raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
+    except (UnicodeDecodeError, RecursionError):
+        raise DataError(
+            f"{path}: not a JSON split file (not UTF-8 or nested too deeply)."
+        ) from None
     split = Split.from_json(data, str(path))
     if pool_size is not None:
         split.check(pool_size, str(path))
     return split
+
+
+def check_replaceable(path: Path, *, overwrite: bool) -> None:
+    """Refuse to replace ``path`` unless it is a split file and ``overwrite`` is given.
+
+    Raises
+    ------
+    OutputError
+        When ``path`` exists and is not a split (symcomp never replaces files it did not
+        write), or is one and ``overwrite`` is false.
+    """
+    if not path.exists() and not path.is_symlink():
+        return
+    try:
+        if path.is_symlink() or not path.is_file():
+            raise DataError(f"{path} is not a regular file")
+        read_split(path)
+    except DataError:
+        raise OutputError(
+            f"{path} exists and is not a split file; symcomp never replaces files it did not "
+            f"write. Choose another --out."
+        ) from None
+    if not overwrite:
+        raise OutputError(f"{path} exists; pass --overwrite to replace it or choose another --out.")
 
 
 def write_split(path: Path, split: Split) -> None:

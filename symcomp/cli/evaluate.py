@@ -60,13 +60,14 @@ def evaluate(
     threads: int | None,
 ) -> None:
     """Score a model or predictions on every test of SUITE_DIR and print the report card."""
-    from symcomp.artifacts import read_manifest
     from symcomp.metrics.predictions import load_predictions, prediction_files
     from symcomp.metrics.report import PredictionSource, evaluate_suite, format_report_card
 
     if bool(models) == (predictions is not None):
         raise UserError("give either --model SPEC (repeatable) or --predictions FILE_OR_DIR.")
-    read_manifest(suite_dir)  # a clear error before any work when this is not a suite
+    from symcomp.suites.reading import Suite
+
+    Suite.read(suite_dir)  # a clear error before any work when this is not a (sound) suite
     if threads is not None:
         _set_threads(threads)
     checkpoint_sets = []

@@ -118,10 +118,10 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
 def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
     from symcomp.dbca.baselines import SplitSizes
     from symcomp.dbca.split import PoolData
+    from symcomp.splits import check_replaceable
 
     out: Path = values["out"]
-    if out.exists() and not values["overwrite"]:
-        raise UserError(f"{out} exists; pass --overwrite to replace it or choose another --out.")
+    check_replaceable(out, overwrite=values["overwrite"])
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist; create it first.")
     data = PoolData.read(pool, _options(values))

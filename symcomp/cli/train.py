@@ -81,10 +81,9 @@ def train(
 ) -> None:
     """Train a model on TARGET = SUITE_DIR/TEST (one run), or on every test of SUITE_DIR (a run
     set: one run per distinct split), writing config, metrics, checkpoints and predictions."""
-    from symcomp.artifacts import MANIFEST, read_manifest
     from symcomp.models.runs import train_run, train_suite
     from symcomp.models.zoo import resolve
-    from symcomp.suites.reading import read_test
+    from symcomp.suites.reading import Suite, read_test
 
     config = resolve(model, preset, sets)
     bars: list[_Bar] = []
@@ -96,7 +95,7 @@ def train(
         return bars[-1]
 
     try:
-        if (target / MANIFEST).is_file() and "tests" in read_manifest(target):
+        if Suite.is_suite(target):
             if resume:
                 raise UserError("--resume continues one run: give SUITE_DIR/TEST and its --out.")
             summaries = train_suite(

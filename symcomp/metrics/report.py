@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import read_examples, read_manifest
 from symcomp.errors import DataError
 from symcomp.language import Language
 from symcomp.metrics.localism import localism_scores
@@ -34,7 +33,7 @@ from symcomp.metrics.predictions import Predictions, aligned_predictions
 from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
 from symcomp.metrics.values import pair_report, value_report
 from symcomp.registry import get_language
-from symcomp.splits import read_split
+from symcomp.suites.reading import Suite
 from symcomp.suites.unroll import read_records
 
 Record = dict[str, Any]
@@ -63,53 +62,41 @@ class PredictionSource:
 
 
 def evaluate_suite(
-    suite: Path, source: PredictionSource, tests: Sequence[str] | None = None
+    suite: Path | Suite, source: PredictionSource, tests: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """Score ``source`` on every test of the suite (or on ``tests``); return the report card."""
-    manifest = read_manifest(suite)
-    language = get_language(str(manifest["language"]))
-    chosen = list(tests) if tests else list(manifest["tests"])
-    unknown = [name for name in chosen if name not in manifest["tests"]]
-    if unknown:
-        raise DataError(
-            f"{suite}: no test named {unknown[0]!r}; tests: {', '.join(manifest['tests'])}."
-        )
+    folder = suite if isinstance(suite, Suite) else Suite.read(suite)
+    language = get_language(folder.language)
+    chosen = list(tests) if tests else list(folder.tests)
+    for name in chosen:
+        folder.entry(name)  # an unknown name is an error before any work
     if source.aligned is not None and len(chosen) != 1:
         raise DataError("a line-aligned TSV scores one test: name it with --test.")
-    pools: dict[str, list[Record]] = {}
-    results = {}
-    for name in chosen:
-        entry = manifest["tests"][name]
-        pool = pools.setdefault(entry["pool"], list(read_examples(suite / entry["pool"])))
-        scorer = _TestScorer(suite, name, entry, pool, language, source)
-        results[name] = scorer.score()
-    return {"suite": str(suite), "source": source.name, "language": language.name, "tests": results}
+    results = {name: _TestScorer(folder, name, language, source).score() for name in chosen}
+    return {
+        "suite": str(folder.root),
+        "source": source.name,
+        "language": language.name,
+        "tests": results,
+    }
 
 
 class _TestScorer:
-    def __init__(
-        self,
-        suite: Path,
-        name: str,
-        entry: Mapping[str, Any],
-        pool: list[Record],
-        language: Language,
-        source: PredictionSource,
-    ) -> None:
+    def __init__(self, suite: Suite, name: str, language: Language, source: PredictionSource):
         self.suite = suite
         self.name = name
-        self.entry = entry
-        self.pool = pool
+        self.entry = suite.entry(name)
+        self.pool = suite.pool(name)
         self.language = language
         self.source = source
-        split = read_split(suite / entry["split"], pool_size=len(pool))
-        self.test = [pool[index] for index in split.test]
-        self.train = [pool[index] for index in split.train]
-        context = ModelContext(language, gold_table(pool), self.train)
+        split = suite.split(name)
+        self.test = [self.pool[index] for index in split.test]
+        self.train = [self.pool[index] for index in split.train]
+        context = ModelContext(language, gold_table(self.pool), self.train)
         self.model = source.model(context) if source.model else None
 
     def score(self) -> dict[str, Any]:
-        kind = self.entry["kind"]
+        kind = self.entry.kind
         scorer = {
             "accuracy": self.accuracy,
             "substitutivity": self.substitutivity,
@@ -119,7 +106,7 @@ class _TestScorer:
             "value-pairs": self.value_pairs,
         }.get(kind)
         if scorer is None:
-            raise DataError(f"{self.suite}: test {self.name!r} has unknown kind {kind!r}.")
+            raise DataError(f"{self.suite.root}: test {self.name!r} has unknown kind {kind!r}.")
         return {"kind": kind, **scorer()}
 
     # -- predictions -----------------------------------------------------------------------
@@ -156,7 +143,7 @@ class _TestScorer:
         return accuracy_report(self.test, predictions, functions=self.functions_of)
 
     def substitutivity(self) -> dict[str, Any]:
-        pairs = list(read_examples_any(self.suite / self.entry["aux"]["pairs"]))
+        pairs = self.suite.aux_records(self.name, "pairs")
         predictions = self.predict(self.test, f"test {self.name!r}")
         by_id = {str(r["id"]): (r, p) for r, p in zip(self.test, predictions, strict=True)}
         try:
@@ -188,10 +175,10 @@ class _TestScorer:
 
     def localism(self) -> dict[str, Any]:
         report = self.accuracy()
-        aux = self.entry.get("aux", {})
+        aux = self.entry.aux
         if "unrolled" in aux:
-            lines = (self.suite / aux["unrolled"]).read_text(encoding="utf-8").splitlines()
-            records = read_records(lines, str(self.suite / aux["unrolled"]))
+            lines = self.suite.aux_lines(self.name, "unrolled")
+            records = read_records(lines, str(self.suite.aux_path(self.name, "unrolled")))
             if self.model is not None and records:
                 report["localism"] = localism_scores(records, self.model)
             else:
@@ -200,7 +187,7 @@ class _TestScorer:
                     "note": "needs a model in the loop (--model)",
                 }
         if "increasing_length" in aux:
-            corpus = list(read_examples(self.suite / aux["increasing_length"]))
+            corpus = self.suite.aux_records(self.name, "increasing_length", examples=True)
             predictions = self.optional(corpus)
             if predictions is not None:
                 report["increasing_length"] = _by_function_and_length(corpus, predictions)
@@ -212,7 +199,7 @@ class _TestScorer:
 
     def value_pairs(self) -> dict[str, Any]:
         report = self.values()
-        pairs = read_examples_any(self.suite / self.entry["aux"]["pairs"])
+        pairs = self.suite.aux_records(self.name, "pairs")
         by_id = {str(record["id"]): record for record in self.pool}
         needed = [
             by_id[i] for i in sorted({p[k] for p in pairs for k in ("representative", "member")})
@@ -227,7 +214,7 @@ class _TestScorer:
         return {**report, "pairs": pair_report(pairs, predictions, by_id)}
 
     def overgeneralisation(self) -> dict[str, Any]:
-        exceptions = list(read_examples_any(self.suite / self.entry["aux"]["exceptions"]))
+        exceptions = self.suite.aux_records(self.name, "exceptions")
         records = [{"id": e["id"], "input": e["input"]} for e in exceptions]
         checkpoints: list[list[str]] = []
         if self.source.checkpoints:
@@ -252,19 +239,6 @@ class _TestScorer:
             [str(e["rule_output"]) for e in exceptions],
             [str(e["exception_output"]) for e in exceptions],
         )
-
-
-def read_examples_any(path: Path) -> list[dict[str, Any]]:
-    """JSON lines of an auxiliary file (no required fields)."""
-    import json
-
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path}:{number}: not valid JSON ({error.msg}).") from None
-    return rows
 
 
 def _share(predictions: Sequence[str], targets: Sequence[str]) -> float:

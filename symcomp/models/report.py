@@ -9,12 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import read_manifest
-from symcomp.errors import DataError
 from symcomp.metrics.models import Model, ModelContext, load_run_model
 from symcomp.metrics.predictions import Predictions
 from symcomp.metrics.report import PredictionSource, evaluate_suite
 from symcomp.models.runs import checkpoint_models, is_runset, runs_for_tests
+from symcomp.suites.reading import Suite
 
 
 def _model(path: Path, context: ModelContext) -> Model:
@@ -32,20 +31,17 @@ def run_report_card(
     Tests no run was trained for are reported with a note and no numbers (n/a on the card);
     naming a test explicitly scores it with a single run whatever split that run saw.
     """
-    manifest = read_manifest(suite)
-    plan = runs_for_tests(run, suite)
+    folder = Suite.read(suite)
+    plan = runs_for_tests(run, folder)
     if tests and not is_runset(run):
         plan = {test: run for test in tests}
     results: dict[str, Any] = {}
     for test in tests or tuple(plan):
-        if test not in manifest["tests"]:
-            raise DataError(
-                f"{suite}: no test named {test!r}; tests: {', '.join(manifest['tests'])}."
-            )
+        entry = folder.entry(test)
         trained = plan.get(test)
         if trained is None:
             results[test] = {
-                "kind": manifest["tests"][test]["kind"],
+                "kind": entry.kind,
                 "note": f"no run in {run} was trained on this split",
                 "pairs": {},  # the card's value-pairs rows read result["pairs"]
             }
@@ -55,10 +51,10 @@ def run_report_card(
             model=functools.partial(_model, trained),
             checkpoints=list(checkpoints) or checkpoint_models(trained),
         )
-        results[test] = evaluate_suite(suite, source, [test])["tests"][test]
+        results[test] = evaluate_suite(folder, source, [test])["tests"][test]
     return {
-        "suite": str(suite),
+        "suite": str(folder.root),
         "source": str(run),
-        "language": manifest["language"],
+        "language": folder.language,
         "tests": results,
     }

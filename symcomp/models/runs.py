@@ -17,9 +17,9 @@ run, e.g. PCFG SET's localism reuses the task run).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import platform
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,15 +28,18 @@ from typing import Any
 
 import torch
 
-from symcomp.artifacts import atomic_writer, read_manifest, write_json
+from symcomp.artifacts import atomic_writer, write_json
 from symcomp.errors import DataError, OutputError
 from symcomp.models.device import resolve_device, seeded
+from symcomp.models.safe_load import load_torch_file
 from symcomp.models.tasks import PAIR_SEPARATOR, Task, same, split_pair
 from symcomp.models.trainer import CHECKPOINTS, Progress, Trainer
 from symcomp.models.trees import Node
 from symcomp.models.vocab import Labels, Vocab, tokenize
 from symcomp.models.zoo import RunConfig, build_task, tree_parser
-from symcomp.suites.reading import SuiteTest
+from symcomp.safe_paths import check_name
+from symcomp.suites.format import TestEntry
+from symcomp.suites.reading import Suite, SuiteTest
 from symcomp.version import __version__
 
 FORMAT = "symcomp-run"
@@ -51,7 +54,7 @@ def is_run(path: Path) -> bool:
         return False
     try:
         return bool(json.loads(config.read_text(encoding="utf-8")).get("format") == FORMAT)
-    except (OSError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, AttributeError):
         return False
 
 
@@ -99,14 +102,6 @@ def make_task(config: RunConfig, vocab: dict[str, Any], language: str) -> Task:
     return task
 
 
-def data_digest(suite: Path, entry: dict[str, Any]) -> str:
-    """sha256 of a test's split file and pool (what a run on it is trained on)."""
-    digest = hashlib.sha256()
-    for name in (entry["split"], entry["pool"]):
-        digest.update((suite / name).read_bytes())
-    return digest.hexdigest()
-
-
 def train_run(
     data: SuiteTest,
     config: RunConfig,
@@ -126,7 +121,7 @@ def train_run(
 
         parse = tree_parser(get_language(data.language), config)
     if resume:
-        vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+        vocab = _read_json(out / "vocab.json")
     else:
         vocab = vocabularies(config, data.train, parse)
         write_json(out / "vocab.json", vocab)
@@ -163,15 +158,80 @@ def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
         if not is_run(out):
             raise OutputError(f"--resume: {out} is not a run directory.")
         return
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {out} is a file; give a folder.")
     if out.exists() and any(out.iterdir()):
+        ours = run_files(out) if is_run(out) else runset_files(out) if is_runset(out) else None
+        foreign = sorted(
+            p.relative_to(out).as_posix() for p in _entries(out) if ours is None or p not in ours
+        )
+        if foreign:
+            raise OutputError(
+                f"{out} holds files a symcomp run did not write ({', '.join(foreign[:5])}); "
+                f"symcomp never replaces files it did not write. Choose another --out."
+            )
         if not overwrite:
             raise OutputError(f"{out} is not empty; use --overwrite, --resume or another --out.")
-        if not is_run(out) and not is_runset(out):
-            raise OutputError(f"{out} holds files that are not a symcomp run; not overwriting.")
-        import shutil
-
-        shutil.rmtree(out)
+        assert ours is not None
+        _remove(ours)
     out.mkdir(parents=True, exist_ok=True)
+
+
+# What a run writes: these names at its top level, and in checkpoints/ and predictions/ only
+# files named like its own (temporary files of an interrupted write included).
+_RUN_FILES = frozenset({"config.json", "vocab.json", "metrics.jsonl", "resume.pt", "summary.json"})
+_RUN_FOLDERS = {
+    CHECKPOINTS: re.compile(r"epoch-\d+\.pt(\.partial)?"),
+    "predictions": re.compile(r"[\w.-]+\.tsv"),
+}
+_TEMPORARY = re.compile(r"\..+\.tmp|.+\.partial")
+
+
+def _entries(folder: Path) -> list[Path]:
+    """Every file, link and folder under ``folder`` (links not followed)."""
+    return sorted(folder.rglob("*"))
+
+
+def run_files(run: Path) -> set[Path]:
+    """The files and folders under ``run`` that training wrote (nothing a user added)."""
+    ours = set()
+    for path in run.iterdir():
+        name = path.name
+        if path.is_symlink():
+            continue
+        if path.is_file() and (name in _RUN_FILES or _TEMPORARY.fullmatch(name)):
+            ours.add(path)
+        elif path.is_dir() and name in _RUN_FOLDERS:
+            inside = [
+                p for p in path.iterdir()
+                if p.is_file() and not p.is_symlink()
+                and (_RUN_FOLDERS[name].fullmatch(p.name) or _TEMPORARY.fullmatch(p.name))
+            ]  # fmt: skip
+            ours.update(inside)
+            if len(inside) == len(list(path.iterdir())):
+                ours.add(path)
+    return ours
+
+
+def runset_files(runset: Path) -> set[Path]:
+    """The files of a run set: its index and the runs it names."""
+    ours = {runset / RUNSET}
+    for name in set(read_runset(runset).values()):
+        run = runset / name
+        if is_run(run):
+            ours |= run_files(run)
+            if all(p in ours for p in _entries(run)):
+                ours.add(run)
+    return ours
+
+
+def _remove(paths: set[Path]) -> None:
+    """Delete the given files, then the given folders (deepest first), nothing else."""
+    for path in sorted(paths, key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()  # empty by now: everything in it was in ``paths``
+        else:
+            path.unlink(missing_ok=True)
 
 
 def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> dict[str, Any]:
@@ -184,7 +244,7 @@ def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> di
             "kind": data.kind,
             "language": data.language,
             "sizes": {"train": len(data.train), "dev": len(data.dev), "test": len(data.test)},
-            "split_sha256": data_digest(data.suite, data.entry),
+            "split_sha256": data.digest,
         },
         "environment": {
             "symcomp": __version__,
@@ -249,19 +309,25 @@ class RunModel:
 def run_config(path: Path) -> dict[str, Any]:
     if not is_run(path):
         raise DataError(f"{path} is not a symcomp run directory (no config.json from train).")
-    return json.loads((path / "config.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return _read_json(path / "config.json")
 
 
 def epochs(path: Path) -> list[int]:
     """The epochs with saved weights, in order."""
-    files = sorted((path / CHECKPOINTS).glob("epoch-*.pt"))
-    return [int(f.stem.split("-")[1]) for f in files]
+    found = (_EPOCH.fullmatch(f.name) for f in (path / CHECKPOINTS).glob("epoch-*.pt"))
+    return sorted(int(match.group(1)) for match in found if match)
+
+
+_EPOCH = re.compile(r"epoch-(\d+)\.pt")
 
 
 def best_epoch(path: Path) -> int:
     summary = path / "summary.json"
     if summary.is_file():
-        return int(json.loads(summary.read_text(encoding="utf-8"))["best_epoch"])
+        best = _read_json(summary).get("best_epoch")
+        if not isinstance(best, int) or isinstance(best, bool):
+            raise DataError(f"{summary}: best_epoch must be an integer; train the run again.")
+        return best
     saved = epochs(path)
     if not saved:
         raise DataError(f"{path} has no checkpoints yet.")
@@ -272,17 +338,52 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     """The model of a run at ``epoch`` (default: the best epoch), on ``device`` (auto: CUDA
     when present)."""
     data = run_config(path)
-    config = RunConfig.from_json(data)
-    vocab = json.loads((path / "vocab.json").read_text(encoding="utf-8"))
-    task = make_task(config, vocab, str(data["data"]["language"]))
+    try:
+        config = RunConfig.from_json(data)
+        language = str(data["data"]["language"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise DataError(
+            f"{path / 'config.json'}: not a run configuration symcomp can read ({error}); "
+            f"train the run again."
+        ) from None
+    vocab_file = path / "vocab.json"
+    if not vocab_file.is_file():
+        raise DataError(f"{path}: vocab.json is missing; the run is incomplete: train it again.")
+    vocab = _read_json(vocab_file)
+    try:
+        task = make_task(config, vocab, language)
+    except (KeyError, TypeError, ValueError) as error:
+        raise DataError(
+            f"{vocab_file}: does not fit the run's configuration ({type(error).__name__}: "
+            f"{error}); train the run again."
+        ) from None
     chosen = best_epoch(path) if epoch is None else epoch
     weights = path / CHECKPOINTS / f"epoch-{chosen:03d}.pt"
     if not weights.is_file():
         raise DataError(f"{path}: no checkpoint for epoch {chosen} ({weights}).")
     where = resolve_device(device)
-    task.module.load_state_dict(torch.load(weights, map_location=where))
+    state = load_torch_file(weights, where)
+    try:
+        task.module.load_state_dict(state)
+    except (RuntimeError, TypeError, AttributeError) as error:
+        first = str(error).splitlines()[0]
+        raise DataError(
+            f"{weights}: the weights do not fit the model in config.json ({first}); train the "
+            f"run again."
+        ) from None
     task.module.to(where).eval()
     return RunModel(path, chosen, task)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    """A JSON object from a run folder (a clear error when it is not one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise DataError(f"{path}: not readable JSON ({error}); train the run again.") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: must hold a JSON object; train the run again.")
+    return data
 
 
 def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[str]], list[str]]]:
@@ -304,22 +405,21 @@ def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[s
 # -- run sets (one run per test of a suite) ------------------------------------------------
 
 
-def suite_plan(suite: Path) -> dict[str, str]:
+def suite_plan(suite: Suite) -> dict[str, str]:
     """test -> the test whose run serves it (itself, or an earlier one with the same data)."""
-    tests = read_manifest(suite)["tests"]
-    first = next(iter(tests), "")
+    first = next(iter(suite.tests), "")
     seen: dict[str, str] = {}
     plan = {}
-    for name, entry in tests.items():
+    for name, entry in suite.tests.items():
         if _test_only(entry):  # e.g. PCFG SET per_function: scored with the first test's model
             plan[name] = first
         else:
-            plan[name] = seen.setdefault(data_digest(suite, entry), name)
+            plan[name] = seen.setdefault(suite.digest(name), name)
     return plan
 
 
-def _test_only(entry: dict[str, Any]) -> bool:
-    return bool(entry.get("sizes", {}).get("train", 1) == 0)
+def _test_only(entry: TestEntry) -> bool:
+    return entry.sizes.get("train", 1) == 0
 
 
 def write_runset(out: Path, suite: Path, plan: dict[str, str]) -> None:
@@ -327,6 +427,20 @@ def write_runset(out: Path, suite: Path, plan: dict[str, str]) -> None:
         out / RUNSET,
         {"format": "symcomp-runs", "suite": str(suite), "runs": plan},
     )
+
+
+def read_runset(path: Path) -> dict[str, str]:
+    """test -> run folder name, from a run set's index (every name checked)."""
+    source = str(path / RUNSET)
+    runs = _read_json(path / RUNSET).get("runs")
+    if not isinstance(runs, dict):
+        raise DataError(f"{source}: 'runs' must map tests to run folders.")
+    return {
+        check_name(test, what="test name", source=source, nested=True): check_name(
+            run, what="run folder name", source=source, nested=True
+        )
+        for test, run in runs.items()
+    }
 
 
 def train_suite(
@@ -343,42 +457,41 @@ def train_suite(
 
     ``reuse`` keeps runs that already finished (their summary.json exists) instead of training
     them again; ``progress(test)`` may return a per-step callback for that test's run."""
-    from symcomp.suites.reading import read_test
-
-    plan = suite_plan(suite)
+    folder = Suite.read(suite)
+    plan = suite_plan(folder)
     summaries = {}
     for test in [t for t, source in plan.items() if source == t]:
-        finished = out / test / "summary.json"
-        if reuse and is_run(out / test) and finished.is_file():
-            summaries[test] = json.loads(finished.read_text(encoding="utf-8"))
+        run = out / test  # a checked plain name (see Suite)
+        finished = run / "summary.json"
+        if reuse and is_run(run) and finished.is_file():
+            summaries[test] = _read_json(finished)
             continue
         summaries[test] = train_run(
-            read_test(suite, test),
+            folder.test(test),
             config,
-            out / test,
+            run,
             device=device,
             overwrite=overwrite,
             progress=progress(test) if progress else None,
         )
-    write_runset(out, suite.resolve(), plan)
+    write_runset(out, folder.root, plan)
     return summaries
 
 
-def runs_for_tests(path: Path, suite: Path) -> dict[str, Path | None]:
+def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
     """For every test of ``suite``: the run to score it with, or None.
 
     A run set maps tests to runs; a single run serves the tests whose pool and split are the
     ones it was trained on (e.g. a PCFG SET task run also serves localism), and, when trained on
     the suite's first test, the tests without a training part (PCFG SET's per_function)."""
-    tests = read_manifest(suite)["tests"]
     if is_runset(path):
-        runs = json.loads((path / RUNSET).read_text(encoding="utf-8"))["runs"]
-        found = {test: path / runs[test] if test in runs else None for test in tests}
+        runs = read_runset(path)
+        found = {test: path / runs[test] if test in runs else None for test in suite.tests}
         return {t: p if p is not None and is_run(p) else None for t, p in found.items()}
-    trained = run_config(path)["data"]["split_sha256"]
-    first = next(iter(tests), "")
-    serves_first = first and data_digest(suite, tests[first]) == trained
+    trained = run_config(path).get("data", {}).get("split_sha256")
+    first = next(iter(suite.tests), "")
+    serves_first = bool(first) and suite.digest(first) == trained
     return {
-        t: path if data_digest(suite, e) == trained or (_test_only(e) and serves_first) else None
-        for t, e in tests.items()
+        t: path if suite.digest(t) == trained or (_test_only(e) and serves_first) else None
+        for t, e in suite.tests.items()
     }

@@ -27,8 +27,9 @@ from typing import Any, Literal, Protocol
 import torch
 from torch import nn
 
-from symcomp.errors import SymcompError
+from symcomp.errors import DataError, SymcompError
 from symcomp.models.device import amp_dtype, autocast, seeded
+from symcomp.models.safe_load import load_torch_file
 
 log = logging.getLogger(__name__)
 CHECKPOINTS = "checkpoints"
@@ -186,14 +187,21 @@ class Trainer:
         path = self.out / RESUME
         if not path.is_file():
             raise SymcompError(f"nothing to resume: {path} does not exist.")
-        state = torch.load(path, map_location=self.device, weights_only=False)
-        self.module.load_state_dict(state["module"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.scheduler.load_state_dict(state["scheduler"])
-        self.scaler.load_state_dict(state["scaler"])
-        self.epoch, self.best, self.stale = state["epoch"], state["best"], state["stale"]
-        self.seconds = state["seconds"]  # resuming continues even after an early stop
-        self._rng = state["rng"]
+        state = load_torch_file(path, self.device)
+        try:
+            self.module.load_state_dict(state["module"])
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.scheduler.load_state_dict(state["scheduler"])
+            self.scaler.load_state_dict(state["scaler"])
+            self.epoch, self.best, self.stale = state["epoch"], state["best"], state["stale"]
+            self.seconds = state["seconds"]  # resuming continues even after an early stop
+            self._rng = state["rng"]
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise DataError(
+                f"{path}: does not fit this run's model and optimiser ({type(error).__name__}: "
+                f"{str(error).splitlines()[0] if str(error) else ''}); resume a run of the same "
+                f"model and settings, or train anew."
+            ) from None
         _truncate_metrics(self.out / METRICS, self.epoch)
 
     # -- training --------------------------------------------------------------------------------
@@ -217,7 +225,8 @@ class Trainer:
         return {"epochs": self.epoch, "best_epoch": best_epoch, "seconds": self.seconds}
 
     def _weights(self, epoch: int) -> dict[str, torch.Tensor]:
-        return torch.load(self.checkpoint_path(epoch), map_location=self.device)  # type: ignore[no-any-return]
+        weights: dict[str, torch.Tensor] = load_torch_file(self.checkpoint_path(epoch), self.device)
+        return weights
 
     def _clock(self) -> float:
         return time.process_time() if self.config.budget_clock == "cpu" else time.perf_counter()

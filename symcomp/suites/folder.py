@@ -24,41 +24,16 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import MANIFEST, atomic_writer, file_record, write_json
-from symcomp.errors import OutputError
+from symcomp.artifacts import MANIFEST, atomic_writer, file_record, read_manifest, write_json
+from symcomp.errors import DataError, OutputError
 from symcomp.splits import PARTS, Split, write_split
+from symcomp.suites.format import FORMAT, TestEntry
 from symcomp.version import __version__
 
-FORMAT = "symcomp.suite/1"
 Record = dict[str, Any]
-
-
-@dataclass
-class TestEntry:
-    """What the manifest says about one test of the suite."""
-
-    kind: str  # how `symcomp evaluate` scores it: accuracy, substitutivity, localism, ...
-    split: str  # relative path of split.json
-    pool: str  # relative path of the pool the split indexes
-    description: str
-    aux: dict[str, str] = field(default_factory=dict)  # role -> relative path
-    sizes: dict[str, int] = field(default_factory=dict)
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "split": self.split,
-            "pool": self.pool,
-            "description": self.description,
-            "aux": dict(self.aux),
-            "sizes": dict(self.sizes),
-            "meta": dict(self.meta),
-        }
 
 
 class SuiteWriter:
@@ -68,13 +43,23 @@ class SuiteWriter:
     """
 
     def __init__(self, root: Path, *, overwrite: bool, export: bool = True) -> None:
+        root = root.resolve()  # `--out .` has no name to build a sibling folder from
         if root.exists() and not root.is_dir():
             raise OutputError(f"--out {root} is a file; give a folder.")
-        if root.exists() and any(root.iterdir()) and not overwrite:
-            raise OutputError(
-                f"{root} exists and is not empty; pass --overwrite to replace it (the old suite "
-                f"stays until the new one is complete) or choose another folder."
-            )
+        if root.exists() and any(root.iterdir()):
+            foreign = foreign_files(root)
+            if foreign:
+                more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+                shown = ", ".join(foreign[:5]) + more
+                raise OutputError(
+                    f"{root} holds files that are not part of a symcomp suite ({shown}); symcomp "
+                    f"never replaces files it did not write. Choose another folder."
+                )
+            if not overwrite:
+                raise OutputError(
+                    f"{root} already holds a suite; pass --overwrite to replace it (the old "
+                    f"suite stays until the new one is complete) or choose another folder."
+                )
         try:
             root.parent.mkdir(parents=True, exist_ok=True)
             self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
@@ -217,11 +202,39 @@ class SuiteWriter:
         (self.work / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
     def _move_into_place(self) -> None:
-        old = None
-        if self.root.exists():
-            old = self.root.with_name(f".{self.root.name}.old-{os.getpid()}")
-            os.replace(self.root, old)
+        if not self.root.exists():
+            os.replace(self.work, self.root)
+            return
+        if Path.cwd().is_relative_to(self.root):
+            # the folder the user stands in stays where it is: swap its contents instead
+            for entry in list(self.root.iterdir()):  # all checked to be the old suite's
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry)
+                else:
+                    entry.unlink()
+            for entry in list(self.work.iterdir()):
+                os.replace(entry, self.root / entry.name)
+            self.work.rmdir()
+            return
+        old = self.root.with_name(f".{self.root.name}.old-{os.getpid()}")
+        os.replace(self.root, old)
         os.replace(self.work, self.root)
-        if old is not None:
-            with contextlib.suppress(OSError):
-                shutil.rmtree(old)
+        with contextlib.suppress(OSError):
+            shutil.rmtree(old)
+
+
+def foreign_files(root: Path) -> list[str]:
+    """Files under ``root`` that its suite manifest does not list (all of them when ``root``
+    holds no suite): what replacing the folder would destroy."""
+    listed: set[str] = set()
+    with contextlib.suppress(DataError):
+        manifest = read_manifest(root)
+        files = manifest.get("files")
+        if manifest.get("format") == FORMAT and isinstance(files, Mapping):
+            listed = {MANIFEST, *(str(name) for name in files)}
+    return [
+        relative
+        for path in sorted(root.rglob("*"))
+        if (path.is_file() or path.is_symlink())
+        and (relative := path.relative_to(root).as_posix()) not in listed
+    ]

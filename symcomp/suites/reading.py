@@ -1,4 +1,8 @@
-"""Reading a test of a suite: its pool, split and the records of each part.
+"""Reading a suite folder: the one reader of its manifest, pools, splits and auxiliary files.
+
+Everything a suite names is checked before it is used: test names are plain names, file paths
+stay inside the suite, and every file read must match the sha256 the manifest recorded (an
+edited pool is an error, not a silently different score).
 
 >>> import tempfile, pathlib
 >>> from symcomp.suites.scan import ScanSuiteSpec, build
@@ -11,13 +15,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import MANIFEST, read_examples, read_manifest
+from symcomp.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
 from symcomp.errors import DataError
-from symcomp.splits import Split, read_split
+from symcomp.safe_paths import confined
+from symcomp.splits import Split
+from symcomp.suites.format import TestEntry
 
 Record = dict[str, Any]
 
@@ -26,20 +35,185 @@ Record = dict[str, Any]
 class SuiteTest:
     """One test of a suite, loaded: parts hold records, training oversampling applied."""
 
+    __test__ = False  # not a pytest test class, despite the name
+
     suite: Path
     name: str
     kind: str
-    entry: dict[str, Any]
-    manifest: dict[str, Any]
+    entry: TestEntry
+    language: str
+    digest: str  # sha256 of the split file and the pool: what a model trained on it saw
     split: Split
     pool: list[Record]
     train: list[Record]
     dev: list[Record]
     test: list[Record]
 
+
+class Suite:
+    """A suite folder, its manifest checked; files are read (and verified) on demand."""
+
+    def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
+        self.root = root
+        self.manifest = manifest
+        source = str(root / MANIFEST)
+        tests = manifest.get("tests")
+        if not isinstance(tests, Mapping):
+            raise DataError(f"{root} is not a suite folder (its {MANIFEST} lists no tests).")
+        if not isinstance(manifest.get("language"), str):
+            raise DataError(f"{source}: 'language' must be a language name.")
+        self.tests = {name: TestEntry.from_json(name, e, source) for name, e in tests.items()}
+        files = manifest.get("files", {})
+        self._files: Mapping[str, Any] = files if isinstance(files, Mapping) else {}
+        self._bytes: dict[str, bytes] = {}
+        self._pools: dict[str, list[Record]] = {}
+
+    @classmethod
+    def read(cls, path: Path) -> Suite:
+        """The suite in folder ``path`` (:class:`DataError` when it is none)."""
+        root = path.resolve()
+        return cls(root, read_manifest(root))
+
+    @staticmethod
+    def is_suite(path: Path) -> bool:
+        """True when ``path`` holds a manifest that lists tests (it may still be malformed)."""
+        if not (path / MANIFEST).is_file():
+            return False
+        try:
+            return "tests" in read_manifest(path)
+        except DataError:
+            return False
+
     @property
     def language(self) -> str:
         return str(self.manifest["language"])
+
+    def entry(self, name: str) -> TestEntry:
+        """The manifest entry of test ``name``."""
+        if name not in self.tests:
+            raise DataError(
+                f"{self.root}: no test named {name!r}; tests: {', '.join(self.tests) or 'none'}."
+            )
+        return self.tests[name]
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def file(self, relative: str, what: str) -> Path:
+        """The path of a file the manifest names, confined to the suite."""
+        return confined(self.root, relative, what=what, source=str(self.root / MANIFEST))
+
+    def read_bytes(self, relative: str, what: str) -> bytes:
+        """The bytes of a suite file, checked against the sha256 in the manifest."""
+        key = posixpath.normpath(relative)
+        if key in self._bytes:
+            return self._bytes[key]
+        path = self.file(relative, what)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise DataError(
+                f"{self.root}: cannot read {what} {relative} ({error.strerror or error}); the "
+                f"suite is incomplete: rebuild it."
+            ) from None
+        recorded = self._files.get(key)
+        if self._files and not isinstance(recorded, Mapping):
+            raise DataError(
+                f"{self.root}: {what} {relative} is not listed in {MANIFEST}; the manifest was "
+                f"edited: rebuild the suite."
+            )
+        if isinstance(recorded, Mapping) and hashlib.sha256(data).hexdigest() != recorded.get(
+            "sha256"
+        ):
+            raise DataError(
+                f"{path} has changed since the suite was written (its sha256 differs from the "
+                f"one in {MANIFEST}); scores on it would not be the suite's. Restore the file "
+                f"or rebuild the suite."
+            )
+        self._bytes[key] = data
+        return data
+
+    def read_lines(self, relative: str, what: str) -> list[str]:
+        data = self.read_bytes(relative, what)
+        try:
+            return data.decode("utf-8").splitlines()
+        except UnicodeDecodeError as error:
+            raise DataError(f"{self.root / relative}: not UTF-8 text ({error.reason}).") from None
+
+    # -- tests ---------------------------------------------------------------------------------
+
+    def pool(self, name: str) -> list[Record]:
+        """The example records of the pool test ``name`` indexes (shared pools read once)."""
+        relative = self.entry(name).pool
+        key = posixpath.normpath(relative)
+        if key not in self._pools:
+            lines = self.read_lines(relative, "pool")
+            self._pools[key] = list(parse_examples(lines, str(self.root / relative)))
+        return self._pools[key]
+
+    def split(self, name: str) -> Split:
+        """The split of test ``name``, checked against its pool."""
+        import json
+
+        relative = self.entry(name).split
+        source = str(self.root / relative)
+        try:
+            data = json.loads(self.read_bytes(relative, "split"))
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            raise DataError(f"{source}: not a valid JSON split file; rebuild the suite.") from None
+        split = Split.from_json(data, source)
+        split.check(len(self.pool(name)), source)
+        return split
+
+    def aux_path(self, name: str, role: str) -> Path | None:
+        """The path of an auxiliary file of test ``name`` (None when it has no such role)."""
+        relative = self.entry(name).aux.get(role)
+        return None if relative is None else self.file(relative, f"{role} file")
+
+    def aux_records(self, name: str, role: str, *, examples: bool = False) -> list[Record]:
+        """The JSON lines of an auxiliary file (e.g. substitutivity pairs); with ``examples``
+        each must be an example (id, input, output)."""
+        relative = self._aux(name, role)
+        lines = self.read_lines(relative, f"{role} file")
+        parse = parse_examples if examples else parse_json_lines
+        return list(parse(lines, str(self.root / relative)))
+
+    def aux_lines(self, name: str, role: str) -> list[str]:
+        """The lines of an auxiliary text file (e.g. unrolled localism records)."""
+        return self.read_lines(self._aux(name, role), f"{role} file")
+
+    def _aux(self, name: str, role: str) -> str:
+        relative = self.entry(name).aux.get(role)
+        if relative is None:
+            raise DataError(f"{self.root}: test {name!r} has no {role} file in {MANIFEST}.")
+        return relative
+
+    def digest(self, name: str) -> str:
+        """sha256 of the test's split file and pool: what a run trained on it saw."""
+        entry = self.entry(name)
+        digest = hashlib.sha256()
+        digest.update(self.read_bytes(entry.split, "split"))
+        digest.update(self.read_bytes(entry.pool, "pool"))
+        return digest.hexdigest()
+
+    def test(self, name: str) -> SuiteTest:
+        """Test ``name`` loaded: its pool, split and the records of each part."""
+        entry = self.entry(name)
+        pool = self.pool(name)
+        split = self.split(name)
+        parts = {part: [pool[i] for i in split.expanded(part)] for part in ("train", "dev", "test")}
+        return SuiteTest(
+            self.root,
+            name,
+            entry.kind,
+            entry,
+            self.language,
+            self.digest(name),
+            split,
+            pool,
+            parts["train"],
+            parts["dev"],
+            parts["test"],
+        )
 
 
 def locate(path: Path, test: str | None = None) -> tuple[Path, str]:
@@ -48,7 +222,7 @@ def locate(path: Path, test: str | None = None) -> tuple[Path, str]:
     if test is not None:
         return path, test
     for folder in (path, *path.parents):
-        if (folder / MANIFEST).is_file() and "tests" in read_manifest(folder):
+        if Suite.is_suite(folder):
             name = path.relative_to(folder).as_posix()
             if name == ".":
                 raise DataError(f"{path} is a suite; name one of its tests (SUITE/<test>).")
@@ -59,22 +233,4 @@ def locate(path: Path, test: str | None = None) -> tuple[Path, str]:
 def read_test(path: Path, test: str | None = None) -> SuiteTest:
     """Load ``SUITE/<test>`` (or ``path`` = SUITE with ``test``)."""
     suite, name = locate(path, test)
-    manifest = read_manifest(suite)
-    if name not in manifest["tests"]:
-        raise DataError(f"{suite}: no test named {name!r}; tests: {', '.join(manifest['tests'])}.")
-    entry = manifest["tests"][name]
-    pool = list(read_examples(suite / entry["pool"]))
-    split = read_split(suite / entry["split"], pool_size=len(pool))
-    parts = {part: [pool[i] for i in split.expanded(part)] for part in ("train", "dev", "test")}
-    return SuiteTest(
-        suite,
-        name,
-        str(entry["kind"]),
-        entry,
-        manifest,
-        split,
-        pool,
-        parts["train"],
-        parts["dev"],
-        parts["test"],
-    )
+    return Suite.read(suite).test(name)

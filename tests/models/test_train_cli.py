@@ -100,6 +100,7 @@ def test_usage_errors(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "notes.txt").write_text("mine")
     code, text = run("train", task, "--model", "bow", "--out", tmp_path / "full", "--overwrite")
-    assert code == 2 and "not a symcomp run" in text
+    assert code == 2 and "did not write (notes.txt)" in text
+    assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
     code, text = run("evaluate", tiny_pcfg_suite, "--model", tmp_path / "full")
     assert code == 2 and "not a symcomp run" in text
