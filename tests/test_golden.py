@@ -1,0 +1,48 @@
+"""Golden outputs: generation, suites and MCD splits write exactly the recorded bytes.
+
+A change of these bytes is a change of a language's random stream: bump its grammar version
+and run ``.venv/bin/python -m tests.golden_outputs --update`` in the same commit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.golden_outputs import CASES, GOLDEN, compute, language_version
+
+RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+def test_every_builtin_language_has_a_golden_record() -> None:
+    import symcomp
+
+    grammars = Path(__file__).resolve().parents[1] / "grammars"
+    assert set(CASES) == set(RECORDED) <= set(symcomp.available())
+    assert len(CASES) == len(list(grammars.glob("*.lark")))  # one per built-in grammar
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_outputs_are_the_recorded_bytes(language: str, tmp_path: Path) -> None:
+    recorded = dict(RECORDED[language])
+    version = recorded.pop("grammar_version")
+    found = compute(language, tmp_path)
+    if found != recorded:
+        changed = sorted(
+            key for key in set(found) | set(recorded) if found.get(key) != recorded.get(key)
+        )
+        hint = (
+            "bump the grammar version in its sidecar and"
+            if version == language_version(language)
+            else "the grammar version was bumped:"
+        )
+        pytest.fail(
+            f"{language}: {', '.join(changed)} changed. If the change of the random stream is "
+            f"intended, {hint} update the goldens (python -m tests.golden_outputs --update)."
+        )
+    assert version == language_version(language), (
+        f"{language}: grammar version {language_version(language)} but the goldens were "
+        f"recorded at {version}; update them (python -m tests.golden_outputs --update)."
+    )
