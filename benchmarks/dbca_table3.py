@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
+from symcomp.data.generate import PoolSpec
+from symcomp.data.splits import write_split
 from symcomp.dbca.baselines import SplitSizes
 from symcomp.dbca.mcd import McdConfig
 from symcomp.dbca.split import PoolData, baseline, mcd
-from symcomp.generate import PoolSpec
-from symcomp.splits import write_split
 
 ROWS = ("random", "output_length", "input_length", "output_pattern", "input_pattern")
 COLUMNS = (

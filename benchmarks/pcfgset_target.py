@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import symcomp
-from symcomp.naturalize import LengthDepthTarget, histogram
+from symcomp.data.naturalize import LengthDepthTarget, histogram
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TEST_SET = ROOT.parent / "shared/peers/pcfgset_am_i_compositional/pcfgset_test.tsv"

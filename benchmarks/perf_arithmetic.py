@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import symcomp
-from symcomp.generate import PoolSpec, generate
-from symcomp.suites.arithmetic import ArithmeticSuiteSpec, build
+from symcomp.data.generate import PoolSpec, generate
+from symcomp.languages.arithmetic.suite import ArithmeticSuiteSpec, build
 
 
 def main() -> None:

@@ -35,6 +35,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 import symcomp  # noqa: E402
+from symcomp.data.generate import PoolSpec, generate  # noqa: E402
 from symcomp.dbca.baselines import SplitSizes  # noqa: E402
 from symcomp.dbca.compounds import CompoundSpec, Dag, extract  # noqa: E402
 from symcomp.dbca.divergence import compound_divergence  # noqa: E402
@@ -42,7 +43,6 @@ from symcomp.dbca.engine import DivergenceEngine, ScratchEngine  # noqa: E402
 from symcomp.dbca.features import Features, SparseRows, dag_features  # noqa: E402
 from symcomp.dbca.mcd import McdConfig  # noqa: E402
 from symcomp.dbca.split import PoolData, mcd  # noqa: E402
-from symcomp.generate import PoolSpec, generate  # noqa: E402
 
 
 def timed(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:

@@ -1,6 +1,6 @@
 """Pool generation speed: examples per second written to examples.jsonl.
 
-Measures, for the built-in languages, the time of ``symcomp.generate.generate`` (draw with the
+Measures, for the built-in languages, the time of ``symcomp.data.generate.generate`` (draw with the
 pool's uniqueness rules, interpret, serialise, write, hash) with and without derivation DAGs,
 on one core (``jobs=1``) and with ``jobs=2``; each configuration runs ``--repeat`` times and the
 median is reported. Writes ``perf_generate.json`` and ``perf_generate.md`` into ``--out``.
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
-from symcomp.generate import PoolSpec, generate
+from symcomp.data.generate import PoolSpec, generate
 
 
 def measure(language: str, spec: PoolSpec, jobs: int, repeat: int) -> dict[str, Any]:

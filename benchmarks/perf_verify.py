@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
-from symcomp.nli.pairs import PairSpec, generate_pairs
+from symcomp.languages.monotonicity.pairs import PairSpec, generate_pairs
 from symcomp.verify import VerifyOptions
 from symcomp.verify.report import verify_file
 

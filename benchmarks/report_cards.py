@@ -43,13 +43,13 @@ def build_suite(args: argparse.Namespace) -> Path:
     if (suite / "manifest.json").is_file():
         return suite
     if args.language == "pcfg-set":
-        from symcomp.suites.pcfg_set import PcfgSetSuiteSpec
-        from symcomp.suites.pcfg_set import build as build_pcfg
+        from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec
+        from symcomp.languages.pcfg_set.suite import build as build_pcfg
 
         build_pcfg(suite, PcfgSetSuiteSpec(n=args.n, seed=0, export=False))
     else:
-        from symcomp.suites.arithmetic import ArithmeticSuiteSpec
-        from symcomp.suites.arithmetic import build as build_arithmetic
+        from symcomp.languages.arithmetic.suite import ArithmeticSuiteSpec
+        from symcomp.languages.arithmetic.suite import build as build_arithmetic
 
         spec = ArithmeticSuiteSpec(
             in_domain=args.in_domain, generalisation=args.generalisation, export=False

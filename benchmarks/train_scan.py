@@ -24,10 +24,10 @@ from typing import Any
 
 import torch
 
+from symcomp.languages.scan.suite import ScanSuiteSpec, build
 from symcomp.models.runs import train_run
 from symcomp.models.zoo import resolve
 from symcomp.suites.reading import read_test
-from symcomp.suites.scan import ScanSuiteSpec, build
 
 
 def run_one(args: argparse.Namespace, model: str, split: str) -> dict[str, Any]:

@@ -26,26 +26,26 @@ from symcomp.errors import (
 from symcomp.version import __version__
 
 if TYPE_CHECKING:
-    from symcomp.example import Example, content_id
-    from symcomp.grammar import Grammar
-    from symcomp.language import Language
-    from symcomp.registry import available, get_language, load_plugins, register
-    from symcomp.semantics import Semantics
-    from symcomp.sidecar import Sidecar
+    from symcomp.core.example import Example, content_id
+    from symcomp.core.grammar import Grammar
+    from symcomp.core.language import Language
+    from symcomp.core.registry import available, get_language, load_plugins, register
+    from symcomp.core.semantics import Semantics
+    from symcomp.core.sidecar import Sidecar
 
 # The rest of the API is imported on first use, so `symcomp --help` does not load lark and
 # networkx (the CLI lives in the subpackage symcomp.cli, whose import runs this file).
 _LAZY = {
-    "Example": "symcomp.example",
-    "content_id": "symcomp.example",
-    "Grammar": "symcomp.grammar",
-    "Language": "symcomp.language",
-    "available": "symcomp.registry",
-    "get_language": "symcomp.registry",
-    "load_plugins": "symcomp.registry",
-    "register": "symcomp.registry",
-    "Semantics": "symcomp.semantics",
-    "Sidecar": "symcomp.sidecar",
+    "Example": "symcomp.core.example",
+    "content_id": "symcomp.core.example",
+    "Grammar": "symcomp.core.grammar",
+    "Language": "symcomp.core.language",
+    "available": "symcomp.core.registry",
+    "get_language": "symcomp.core.registry",
+    "load_plugins": "symcomp.core.registry",
+    "register": "symcomp.core.registry",
+    "Semantics": "symcomp.core.semantics",
+    "Sidecar": "symcomp.core.sidecar",
 }
 
 

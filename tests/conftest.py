@@ -26,7 +26,7 @@ def read_tsv(path: Path) -> list[list[str]]:
 @pytest.fixture(scope="session")
 def pcfg_set_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small PCFG SET suite, built once per test session."""
-    from symcomp.suites.pcfg_set import PcfgSetSuiteSpec, build
+    from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec, build
 
     out = tmp_path_factory.mktemp("suites") / "pcfg-set"
     build(out, PcfgSetSuiteSpec(n=4000, seed=1))

@@ -10,8 +10,9 @@ from click.testing import CliRunner
 
 import symcomp
 from symcomp.cli import cli
+from symcomp.data.splits import read_split
 from symcomp.errors import DataError, ParseError
-from symcomp.languages.arithmetic import (
+from symcomp.languages.arithmetic.language import (
     check_value,
     decompositions,
     from_tree,
@@ -20,14 +21,13 @@ from symcomp.languages.arithmetic import (
     to_infix,
     to_prefix,
 )
-from symcomp.metrics.report import PredictionSource, evaluate_suite
-from symcomp.splits import read_split
-from symcomp.suites.arithmetic import (
+from symcomp.languages.arithmetic.suite import (
     ArithmeticSuiteSpec,
     build,
     partial_evaluations,
     swap_variants,
 )
+from symcomp.metrics.report import PredictionSource, evaluate_suite
 
 ARITHMETIC = symcomp.get_language("arithmetic")
 
@@ -38,7 +38,7 @@ def draws(n: int, seed: int) -> list[Any]:
     while len(out) < n:
         try:
             out.append(ARITHMETIC.draw(rng, limits=ARITHMETIC.limits()))
-        except symcomp.sampler.Rejected:
+        except symcomp.core.sampler.Rejected:
             continue
     return out
 
@@ -73,7 +73,7 @@ def test_values_agree_with_sympy_on_a_sample():
 def test_values_agree_with_sympy_on_100000_expressions():
     import sympy
 
-    from symcomp.pool import draw_pool
+    from symcomp.data.pool import draw_pool
 
     def evaluate(expr: Any) -> Any:  # sympy's arithmetic, not symcomp's semantics
         if isinstance(expr, int):

@@ -7,12 +7,12 @@ from collections import Counter
 import pytest
 
 import symcomp
-from symcomp.cfq.dag import cfq_node_link
+from symcomp.data.generate import PoolSpec
 from symcomp.dbca.compounds import Dag, compound_counts
 from symcomp.dbca.features import dag_features
 from symcomp.dbca.subsample import complexity_quotas, subsample
-from symcomp.generate import PoolSpec
-from symcomp.languages.cfq import distinct_entities, well_formed
+from symcomp.languages.cfq.dag import cfq_node_link
+from symcomp.languages.cfq.language import distinct_entities, well_formed
 
 CFQ = symcomp.get_language("cfq")
 

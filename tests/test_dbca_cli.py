@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from symcomp.cli import cli
-from symcomp.splits import read_split
+from symcomp.data.splits import read_split
 
 
 @pytest.fixture

@@ -191,7 +191,7 @@ def test_bad_graphs_and_specs_are_data_errors():
 def test_node_link_and_networkx_and_tree_agree():
     pcfg = symcomp.get_language("pcfg-set")
     tree = pcfg.parse("append reverse A1 B2 , C3")
-    from symcomp.derivation import tree_to_node_link
+    from symcomp.core.derivation import tree_to_node_link
 
     forms = [
         Dag.from_tree(tree),

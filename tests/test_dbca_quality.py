@@ -3,10 +3,10 @@
 import pytest
 
 import symcomp
+from symcomp.data.generate import PoolSpec, generate
 from symcomp.dbca.baselines import SplitSizes
 from symcomp.dbca.mcd import McdConfig
 from symcomp.dbca.split import BASELINES, PoolData, baseline, mcd
-from symcomp.generate import PoolSpec, generate
 
 
 @pytest.mark.slow

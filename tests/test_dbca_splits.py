@@ -199,8 +199,8 @@ def test_measures_cover_the_table_columns():
 @pytest.mark.parametrize(("language", "spec"), [("cfq", {"n": 400}), ("scan", {"n": 800})])
 def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
     """Output patterns are computed once per input pattern; that must change nothing."""
+    from symcomp.data.generate import PoolSpec
     from symcomp.dbca.split import PoolData
-    from symcomp.generate import PoolSpec
 
     lang = symcomp.get_language(language)
     lang.write_pool(tmp_path / "pool", PoolSpec(seed=4, **spec))

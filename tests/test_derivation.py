@@ -4,7 +4,7 @@ import networkx as nx
 from lark import Tree
 
 import symcomp
-from symcomp.derivation import (
+from symcomp.core.derivation import (
     decode_tree,
     encode_tree,
     node_link_to_dag,

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from symcomp.cli import cli
+from symcomp.data.splits import read_split
 from symcomp.metrics.report import PredictionSource, evaluate_suite
-from symcomp.splits import read_split
 
 
 def run(*args: object) -> tuple[int, str]:

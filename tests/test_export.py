@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 import symcomp
+from symcomp.data.export import export
+from symcomp.data.generate import PoolSpec, generate
 from symcomp.errors import DataError
-from symcomp.export import export
-from symcomp.generate import PoolSpec, generate
 
 
 @pytest.fixture(scope="module")

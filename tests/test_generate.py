@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 import symcomp
+from symcomp.data.generate import PoolSpec, generate
 from symcomp.errors import GenerationError, OutputError
-from symcomp.generate import PoolSpec, generate
 
 PCFG = symcomp.get_language("pcfg-set")
 

@@ -1,7 +1,7 @@
 import pytest
 
+from symcomp.core.grammar import Grammar
 from symcomp.errors import GrammarError, ParseError
-from symcomp.grammar import Grammar
 
 BASE = {"language": {"version": "1"}, "lexicon": {"WORD": ["cat", "dog"]}}
 TAIL = 'WORD: /[a-z]+/\n%ignore " "\n'
@@ -41,7 +41,7 @@ def test_zero_sum_and_partial_weights_are_rejected():
 
 
 def test_weight_errors_name_the_toml_line():
-    from symcomp.sidecar import Sidecar
+    from symcomp.core.sidecar import Sidecar
 
     sidecar = Sidecar.from_toml(
         '[language]\nversion = "1"\n[lexicon]\nWORD = ["cat"]\n[weights]\nfirst = 0\nsecond = 0\n',

@@ -1,4 +1,4 @@
-from symcomp.grammar_source import scan_rules
+from symcomp.core.grammar_source import scan_rules
 
 
 def aliases(text: str) -> dict[str, list[str | None]]:

@@ -3,9 +3,9 @@
 import pytest
 
 import symcomp
-from symcomp.languages.monotonicity import read_axioms
+from symcomp.core.resources import prover_file
+from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.prover import Problem, make_prover
-from symcomp.resources import prover_file
 
 FILE = "monotonicity/known_answers.tsv"
 

@@ -5,11 +5,10 @@ import random
 import pytest
 
 import symcomp
+from symcomp.core.resources import prover_file
 from symcomp.errors import GrammarError, ParseError, SemanticsError
-from symcomp.languages.monotonicity import LEXICON, read_axioms
-from symcomp.logic.fol import signature, to_text
-from symcomp.logic.lambda_terms import LambdaLexicon, apply, parse_formula, read_named_formulas
-from symcomp.nli.monotonicity import (
+from symcomp.languages.monotonicity.language import LEXICON, read_axioms
+from symcomp.languages.monotonicity.lexicon import (
     ADJECTIVES,
     ADVERBS,
     DOWNWARD_QUANTIFIERS,
@@ -32,7 +31,8 @@ from symcomp.nli.monotonicity import (
     render,
     repeated_words,
 )
-from symcomp.resources import prover_file
+from symcomp.logic.fol import signature, to_text
+from symcomp.logic.lambda_terms import LambdaLexicon, apply, parse_formula, read_named_formulas
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,14 @@ from click.testing import CliRunner
 import symcomp
 from symcomp.cli import cli
 from symcomp.errors import GenerationError
-from symcomp.nli.monotonicity import DOWNWARD_QUANTIFIERS, PHENOMENA
-from symcomp.nli.pairs import PairSpec, PairStats, generate_pairs, sample, shuffled
+from symcomp.languages.monotonicity.lexicon import DOWNWARD_QUANTIFIERS, PHENOMENA
+from symcomp.languages.monotonicity.pairs import (
+    PairSpec,
+    PairStats,
+    generate_pairs,
+    sample,
+    shuffled,
+)
 
 N = 1000
 

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from symcomp.cli import cli
+from symcomp.data.splits import Split, read_split
 from symcomp.errors import GenerationError
-from symcomp.nli.monotonicity import QUANTIFIERS
-from symcomp.splits import Split, read_split
-from symcomp.suites.monotonicity import MonotonicitySuiteSpec, build, orders
+from symcomp.languages.monotonicity.lexicon import QUANTIFIERS
+from symcomp.languages.monotonicity.suite import MonotonicitySuiteSpec, build, orders
 
 N = 4000
 

@@ -4,10 +4,10 @@ from collections import Counter
 import pytest
 
 import symcomp
+from symcomp.core.resources import grammar_file
+from symcomp.data.generate import PoolSpec, generate
+from symcomp.data.naturalize import LengthDepthTarget, histogram
 from symcomp.errors import DataError
-from symcomp.generate import PoolSpec, generate
-from symcomp.naturalize import LengthDepthTarget, histogram
-from symcomp.resources import grammar_file
 
 
 def test_quotas_sum_to_n_and_follow_the_target():

@@ -3,7 +3,7 @@ import json
 import pytest
 
 import symcomp
-from symcomp.generate import PoolSpec, generate
+from symcomp.data.generate import PoolSpec, generate
 
 LET = symcomp.get_language("pcfg-let")
 

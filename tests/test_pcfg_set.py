@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import symcomp
-from symcomp.generate import PoolSpec, generate
+from symcomp.data.generate import PoolSpec, generate
 from tests.conftest import REPO, read_tsv
 
 PCFG = symcomp.get_language("pcfg-set")

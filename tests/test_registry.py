@@ -1,8 +1,8 @@
 import pytest
 
 import symcomp
+from symcomp.core.registry import load_plugins
 from symcomp.errors import LanguageNotFoundError, SemanticsError, SymcompError
-from symcomp.registry import load_plugins
 
 
 class Echo(symcomp.Semantics):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcomp
-from symcomp.sampler import Rejected
+from symcomp.core.sampler import Rejected
 
 LANGUAGES = symcomp.available()
 

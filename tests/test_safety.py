@@ -25,7 +25,7 @@ def run(*args: object) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def built_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from symcomp.suites.pcfg_set import PcfgSetSuiteSpec, build
+    from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec, build
 
     out = tmp_path_factory.mktemp("safety") / "suite"
     spec = PcfgSetSuiteSpec(

@@ -3,9 +3,9 @@ from collections import Counter
 
 import pytest
 
+from symcomp.core.grammar import Grammar
+from symcomp.core.sampler import Rejected, Sampler
 from symcomp.errors import GrammarError
-from symcomp.grammar import Grammar
-from symcomp.sampler import Rejected, Sampler
 
 TAIL = 'WORD: /[a-z]+/\n%ignore " "\n'
 

@@ -2,8 +2,8 @@ import random
 
 import pytest
 
+from symcomp.core.sidecar import RepeatSpec, Sidecar
 from symcomp.errors import GrammarError
-from symcomp.sidecar import RepeatSpec, Sidecar
 
 
 def load(text: str) -> Sidecar:

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from symcomp.data.splits import Split, random_split, read_split, write_split
 from symcomp.errors import DataError
-from symcomp.splits import Split, random_split, read_split, write_split
 
 
 def test_random_split_sizes_and_determinism():

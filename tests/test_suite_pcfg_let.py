@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 
 import symcomp
-from symcomp.splits import read_split
-from symcomp.suites.pcfg_let import PARTNERS, PcfgLetSuiteSpec, build
+from symcomp.data.splits import read_split
+from symcomp.languages.pcfg_let.suite import PARTNERS, PcfgLetSuiteSpec, build
 from symcomp.suites.unroll import read_records
 
 LET = symcomp.get_language("pcfg-let")

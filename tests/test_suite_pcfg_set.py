@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 import symcomp
-from symcomp.splits import read_split
-from symcomp.suites.common import has_adjacent
-from symcomp.suites.pcfg_set import (
+from symcomp.data.splits import read_split
+from symcomp.languages.pcfg_set.suite import (
     EXCEPTION_PAIRS,
     HELD_OUT_PAIRS,
     TWINNED,
     exception_output,
 )
+from symcomp.suites.common import has_adjacent
 from symcomp.suites.unroll import read_records, record_lines, unroll_record
 from tests.conftest import read_tsv
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from symcomp.splits import read_split
-from symcomp.suites.scan import PRIMITIVES, ScanSuiteSpec, build, contains
+from symcomp.data.splits import read_split
+from symcomp.languages.scan.suite import PRIMITIVES, ScanSuiteSpec, build, contains
 
 
 @pytest.fixture(scope="module")

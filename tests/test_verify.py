@@ -6,8 +6,8 @@ import pytest
 
 import symcomp
 from symcomp.errors import DataError, SymcompError
+from symcomp.languages.monotonicity.entailment import Gold, agrees, parse_labels
 from symcomp.logic.prover import Label
-from symcomp.nli.entailment import Gold, agrees, parse_labels
 from symcomp.verify import (
     RecomputeChecker,
     Status,

@@ -57,7 +57,7 @@ def cli(ctx: click.Context, plugins: tuple[str, ...], quiet: bool) -> None:
       symcomp generate pcfg-set --n 1000 --seed 0 --out runs/pcfg-set
       symcomp interpret scan "jump around left twice"
     """
-    from symcomp.registry import load_plugins, load_plugins_from_environment
+    from symcomp.core.registry import load_plugins, load_plugins_from_environment
 
     load_plugins_from_environment()
     load_plugins(plugins)
@@ -83,6 +83,6 @@ def progress(ctx: click.Context, total: int | None, label: str) -> Iterator[Call
 
 def language_argument(name: str) -> Any:
     """Resolve a language name given on the command line (exit 2 with suggestions)."""
-    from symcomp.registry import get_language
+    from symcomp.core.registry import get_language
 
     return get_language(name)

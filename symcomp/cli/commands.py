@@ -16,7 +16,7 @@ from symcomp.cli.app import UserError, cli, language_argument, progress
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def languages(as_json: bool) -> None:
     """List the registered languages with version and description."""
-    from symcomp.registry import available, get_language
+    from symcomp.core.registry import available, get_language
 
     rows = []
     for name in available():
@@ -76,9 +76,9 @@ def generate(
     overwrite: bool,
 ) -> None:
     """Write a pool of LANGUAGE examples to OUT/examples.jsonl with a manifest."""
-    from symcomp.generate import PoolSpec
-    from symcomp.naturalize import LengthDepthTarget
-    from symcomp.resources import grammar_file
+    from symcomp.core.resources import grammar_file
+    from symcomp.data.generate import PoolSpec
+    from symcomp.data.naturalize import LengthDepthTarget
 
     lang = language_argument(language)
     histogram = None
@@ -154,8 +154,8 @@ def interpret(language: str, text: str | None, file: TextIO | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def stats(pool: Path, as_json: bool) -> None:
     """Counts and histograms of length, depth and number of functions of POOL."""
-    from symcomp.artifacts import read_examples
-    from symcomp.stats import format_summary, summarize
+    from symcomp.data.artifacts import read_examples
+    from symcomp.data.stats import format_summary, summarize
 
     summary = summarize(read_examples(pool))
     if as_json:
@@ -171,7 +171,7 @@ def stats(pool: Path, as_json: bool) -> None:
 @click.option("--overwrite", is_flag=True, help="Replace an earlier export.")
 def export(pool: Path, fmt: str, out: Path | None, overwrite: bool) -> None:
     """Export POOL as TSV, .src/.tgt pairs, or a Hugging Face datasets folder."""
-    from symcomp.export import export as write_export
+    from symcomp.data.export import export as write_export
 
     target = write_export(pool, fmt, out, overwrite=overwrite)
     click.echo(f"exported {pool} as {fmt} to {target}")

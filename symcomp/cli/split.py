@@ -116,9 +116,9 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
 
 
 def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+    from symcomp.data.splits import check_replaceable
     from symcomp.dbca.baselines import SplitSizes
     from symcomp.dbca.split import PoolData
-    from symcomp.splits import check_replaceable
 
     out: Path = values["out"]
     check_replaceable(out, overwrite=values["overwrite"])
@@ -132,7 +132,7 @@ def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def _write(split: Any, out: Path) -> None:
-    from symcomp.splits import write_split
+    from symcomp.data.splits import write_split
 
     write_split(out, split)
     meta = split.meta
@@ -302,8 +302,8 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
+    from symcomp.data.splits import read_split
     from symcomp.dbca.split import PoolData, measure, options_of
-    from symcomp.splits import read_split
 
     override = _options(values, defaults=False)
     probe = PoolData.read(pool)

@@ -81,7 +81,7 @@ def pcfg_set(
     overwrite: bool,
 ) -> None:
     """PCFG SET's five tests (Hupkes et al. 2020) over one pool."""
-    from symcomp.suites.pcfg_set import HELD_OUT_PAIRS, PcfgSetSuiteSpec, build
+    from symcomp.languages.pcfg_set.suite import HELD_OUT_PAIRS, PcfgSetSuiteSpec, build
 
     spec = PcfgSetSuiteSpec(
         n=n,
@@ -148,7 +148,7 @@ def pcfg_let(
     overwrite: bool,
 ) -> None:
     """PCFG-LET's task, localism and three systematicity splits (Neely & Talha 2020)."""
-    from symcomp.suites.pcfg_let import PcfgLetSuiteSpec, build
+    from symcomp.languages.pcfg_let.suite import PcfgLetSuiteSpec, build
 
     spec = PcfgLetSuiteSpec(
         n=n,
@@ -169,7 +169,7 @@ def pcfg_let(
 @click.pass_context
 def scan(ctx: click.Context, out: Path, seed: int, export: bool, overwrite: bool) -> None:
     """SCAN's published splits rebuilt from the grammar."""
-    from symcomp.suites.scan import ScanSuiteSpec, build
+    from symcomp.languages.scan.suite import ScanSuiteSpec, build
 
     _summary(
         out,
@@ -209,7 +209,7 @@ def arithmetic(
     overwrite: bool,
 ) -> None:
     """CobA's five partitions with their Table 1 statistics."""
-    from symcomp.suites.arithmetic import ArithmeticSuiteSpec, build
+    from symcomp.languages.arithmetic.suite import ArithmeticSuiteSpec, build
 
     spec = ArithmeticSuiteSpec(
         seed=seed, in_domain=in_domain, generalisation=generalisation, export=export

@@ -64,8 +64,8 @@ def monotonicity(
     overwrite: bool,
 ) -> None:
     """Monotonicity inference (Yanaka et al. 2020): protocols I-IV over one pool of pairs."""
-    from symcomp.nli.monotonicity import PHENOMENA
-    from symcomp.suites.monotonicity import PROTOCOLS, MonotonicitySuiteSpec, build
+    from symcomp.languages.monotonicity.lexicon import PHENOMENA
+    from symcomp.languages.monotonicity.suite import PROTOCOLS, MonotonicitySuiteSpec, build
 
     unknown = [anchor for anchor in anchors if anchor not in PHENOMENA]
     if unknown:

@@ -116,7 +116,7 @@ class Dag:
 
     @classmethod
     def from_networkx(cls, graph: nx.DiGraph, source: str = "DAG") -> Dag:
-        """From symcomp's DAG schema (:mod:`symcomp.derivation`): ``rule`` and ``position``."""
+        """From symcomp's DAG schema (:mod:`symcomp.core.derivation`): ``rule`` and ``position``."""
         index = {node: number for number, node in enumerate(graph.nodes)}
         try:
             labels = [graph.nodes[node]["rule"] for node in graph.nodes]

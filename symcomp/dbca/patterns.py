@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Token, Tree
 
-from symcomp.sampler import LITERAL, SLOT
+from symcomp.core.sampler import LITERAL, SLOT
 
 if TYPE_CHECKING:
-    from symcomp.language import Language
+    from symcomp.core.language import Language
 
 _DIGITS = re.compile(r"\d+")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symcomp.artifacts import MANIFEST, examples_path, read_examples, read_manifest
+from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.features import (
     DEFAULT_TOP_K,
@@ -30,7 +30,7 @@ from symcomp.dbca.features import (
 from symcomp.errors import DataError, SymcompError
 
 if TYPE_CHECKING:
-    from symcomp.language import Language
+    from symcomp.core.language import Language
 
 LOG = logging.getLogger(__name__)
 COMPOUND_MODES = ("dag", "pairs", "ngrams")
@@ -133,7 +133,7 @@ def _rebuilt_dag(language: Language, text: str) -> Dag:
     A language that keeps :meth:`Language.derivation_dag` has the plain derivation tree as its
     DAG; one that extends it may offer ``derivation_node_link(tree)`` (cfq does).
     """
-    from symcomp.language import Language as BaseLanguage
+    from symcomp.core.language import Language as BaseLanguage
 
     tree = language.parse(text)
     if type(language).derivation_dag is BaseLanguage.derivation_dag:
@@ -145,7 +145,7 @@ def _rebuilt_dag(language: Language, text: str) -> Dag:
 
 
 def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:
-    from symcomp.registry import get_language
+    from symcomp.core.registry import get_language
 
     fix = (
         "regenerate the pool with --with-dag, load the language with --plugin, or use "

@@ -1,7 +1,7 @@
 """From a pool folder to a measured split: what ``symcomp split`` and ``divergence`` run.
 
 :class:`PoolData` reads a pool once (records, manifest, features, lengths, patterns on demand);
-:func:`mcd`, :func:`swap` and :func:`baseline` make :class:`symcomp.splits.Split` objects
+:func:`mcd`, :func:`swap` and :func:`baseline` make :class:`symcomp.data.splits.Split` objects
 whose ``meta`` records the method, its parameters, the seed, the feature options and every
 measure of :mod:`symcomp.dbca.measure`; :func:`measure` measures any split.
 
@@ -27,7 +27,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import examples_path, file_record
+from symcomp.data.artifacts import examples_path, file_record
+from symcomp.data.splits import Split
 from symcomp.dbca.baselines import (
     Parts,
     SplitSizes,
@@ -43,7 +44,6 @@ from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
 from symcomp.dbca.swap import swap_search
 from symcomp.errors import DataError, SymcompError
-from symcomp.splits import Split
 from symcomp.version import __version__
 
 LOG = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class PoolData:
     def patterns(self) -> Patterns:
         language = None
         if self.manifest is not None and self.manifest.get("language"):
-            from symcomp.registry import get_language
+            from symcomp.core.registry import get_language
 
             try:
                 language = get_language(str(self.manifest["language"]))

@@ -1,6 +1,7 @@
-"""The built-in languages, one module each.
+"""The built-in languages, one package each: ``<name>/language.py`` (grammar, semantics and
+``build()``), ``suite.py`` (its test suite) and whatever only that language needs.
 
-A module here that defines ``NAME`` (the registry name) and ``build()`` (returning the
-:class:`symcomp.Language`) is a built-in language; the registry finds it by itself. Keep heavy
-imports (provers, sympy, torch) inside functions so listing languages stays fast.
+Built-in languages are registered like third-party ones, through the ``symcomp.languages``
+entry-point group (see ``pyproject.toml``); nothing outside this package names a language.
+Keep heavy imports (provers, sympy, torch) inside functions so listing languages stays fast.
 """

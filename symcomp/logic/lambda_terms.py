@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from symcomp.core.sidecar import did_you_mean
 from symcomp.errors import GrammarError, SemanticsError
 from symcomp.logic.fol import Formula, Term, canonical
-from symcomp.sidecar import did_you_mean
 
 # A term is a nested tuple: ("lam", var, body), ("app", f, a), ("var", name),
 # ("const", name), or a connective as in symcomp.logic.fol ("not", "and", "or", "imp", "iff",

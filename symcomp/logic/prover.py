@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from symcomp.core.sidecar import did_you_mean
 from symcomp.errors import SymcompError
 from symcomp.logic.fol import Formula, signature
-from symcomp.sidecar import did_you_mean
 
 PROVERS = ("z3", "eprover")
 DEFAULT_TIMEOUT_MS = 5000

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.language import Language
 from symcomp.errors import DataError, SymcompError
-from symcomp.language import Language
 from symcomp.metrics.predictions import Predictions
 
 Model = Callable[[list[str]], list[str]]

@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.language import Language
+from symcomp.core.registry import get_language
 from symcomp.errors import DataError
-from symcomp.language import Language
 from symcomp.metrics.localism import localism_scores
 from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
 from symcomp.metrics.predictions import Predictions, aligned_predictions
 from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
 from symcomp.metrics.values import pair_report, value_report
-from symcomp.registry import get_language
 from symcomp.suites.reading import Suite
 from symcomp.suites.unroll import read_records
 

@@ -28,7 +28,8 @@ from typing import Any
 
 import torch
 
-from symcomp.artifacts import atomic_writer, write_json
+from symcomp.data.artifacts import atomic_writer, write_json
+from symcomp.data.safe_paths import check_name
 from symcomp.errors import DataError, OutputError
 from symcomp.models.device import resolve_device, seeded
 from symcomp.models.safe_load import load_torch_file
@@ -37,7 +38,6 @@ from symcomp.models.trainer import CHECKPOINTS, Progress, Trainer
 from symcomp.models.trees import Node
 from symcomp.models.vocab import Labels, Vocab, tokenize
 from symcomp.models.zoo import RunConfig, build_task, tree_parser
-from symcomp.safe_paths import check_name
 from symcomp.suites.format import TestEntry
 from symcomp.suites.reading import Suite, SuiteTest
 from symcomp.version import __version__
@@ -93,7 +93,7 @@ def make_task(config: RunConfig, vocab: dict[str, Any], language: str) -> Task:
     """The task (model + vocabularies) of a configuration, initialised from its seed."""
     parse = None
     if config.spec.inputs == "trees":
-        from symcomp.registry import get_language
+        from symcomp.core.registry import get_language
 
         parse = tree_parser(get_language(language), config)
     with seeded(config.train.seed):
@@ -117,7 +117,7 @@ def train_run(
     _prepare(out, resume=resume, overwrite=overwrite)
     parse = None
     if config.spec.inputs == "trees":
-        from symcomp.registry import get_language
+        from symcomp.core.registry import get_language
 
         parse = tree_parser(get_language(data.language), config)
     if resume:

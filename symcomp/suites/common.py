@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import read_examples
-from symcomp.example import content_id
-from symcomp.language import Language
+from symcomp.core.example import content_id
+from symcomp.core.language import Language
+from symcomp.data.artifacts import read_examples
 
 Record = dict[str, Any]
 MEASURES = ("length", "depth", "functions")

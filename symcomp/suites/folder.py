@@ -27,9 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import MANIFEST, atomic_writer, file_record, read_manifest, write_json
+from symcomp.data.artifacts import MANIFEST, atomic_writer, file_record, read_manifest, write_json
+from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
-from symcomp.splits import PARTS, Split, write_split
 from symcomp.suites.format import FORMAT, TestEntry
 from symcomp.version import __version__
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcomp.data.safe_paths import check_name
 from symcomp.errors import DataError
-from symcomp.safe_paths import check_name
 
 FORMAT = "symcomp.suite/1"
 

@@ -5,7 +5,7 @@ stay inside the suite, and every file read must match the sha256 the manifest re
 edited pool is an error, not a silently different score).
 
 >>> import tempfile, pathlib
->>> from symcomp.suites.scan import ScanSuiteSpec, build
+>>> from symcomp.languages.scan.suite import ScanSuiteSpec, build
 >>> folder = pathlib.Path(tempfile.mkdtemp()) / "scan"
 >>> _ = build(folder, ScanSuiteSpec(export=False))
 >>> data = read_test(folder / "addprim_jump")
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from symcomp.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
+from symcomp.data.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
+from symcomp.data.safe_paths import confined
+from symcomp.data.splits import Split
 from symcomp.errors import DataError
-from symcomp.safe_paths import confined
-from symcomp.splits import Split
 from symcomp.suites.format import TestEntry
 
 Record = dict[str, Any]

@@ -26,8 +26,8 @@ from typing import Any
 
 from lark import Tree
 
+from symcomp.core.language import Language
 from symcomp.errors import DataError
-from symcomp.language import Language
 
 PLACEHOLDER = "*"
 

@@ -9,7 +9,7 @@ A language chooses how its rows are checked by defining ``make_checker(options)`
 :class:`Checker` factory taking :class:`VerifyOptions`); :func:`checker_for` calls it.
 Languages without one are checked by :class:`RecomputeChecker`: ``output ==
 interpret(input)``, which covers every seq2seq language (SCAN, PCFG SET, PCFG-LET ...). The
-monotonicity language proves entailment labels instead (:class:`symcomp.nli.EntailmentChecker`);
+monotonicity language proves entailment labels instead (its ``EntailmentChecker``);
 a language with numeric answers would compare values (e.g. with sympy) in its own checker.
 A checker must be a pure function of the row (plus the options), so results are the same
 for any number of worker processes.
@@ -30,10 +30,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from symcomp.core.language import Language
+from symcomp.data.parallel import chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
-from symcomp.language import Language
 from symcomp.logic.prover import DEFAULT_TIMEOUT_MS
-from symcomp.parallel import chunked, ordered_map, worker_state
 from symcomp.verify.rows import Row
 
 CHUNK = 100

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.language import Language
+from symcomp.core.language import Language
 from symcomp.verify import (
     Check,
     Status,

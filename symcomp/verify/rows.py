@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from symcomp.artifacts import EXAMPLES
+from symcomp.data.artifacts import EXAMPLES
 from symcomp.errors import DataError
 
 FORMATS = ("jsonl", "tsv", "mnli")

@@ -20,7 +20,7 @@ def one_thread() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def tiny_pcfg_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A PCFG SET suite of 300 programs (every test kind, 8 exceptions; trains in seconds)."""
-    from symcomp.suites.pcfg_set import PcfgSetSuiteSpec, build
+    from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec, build
 
     out = tmp_path_factory.mktemp("model-suites") / "pcfg-set"
     spec = PcfgSetSuiteSpec(

@@ -68,7 +68,7 @@ def test_run_set_gives_the_full_report_card(tiny_pcfg_suite: Path, tmp_path: Pat
 
 
 def test_classifier_run_set_on_arithmetic(tmp_path: Path) -> None:
-    from symcomp.suites.arithmetic import ArithmeticSuiteSpec, build
+    from symcomp.languages.arithmetic.suite import ArithmeticSuiteSpec, build
 
     suite = tmp_path / "coba"
     build(suite, ArithmeticSuiteSpec(in_domain=100, generalisation=40, export=False))

@@ -1,0 +1,374 @@
+"""A language: grammar + semantics + sampler, and the public authoring API.
+
+Define a language from a ``.lark`` text (or file), sidecar data and a :class:`Semantics`
+subclass, register it, and every symcomp tool (``sample``, ``parse``, ``interpret``,
+``derivation_dag``, the CLI) works with it:
+
+>>> from symcomp import Language, Semantics
+>>> class Counting(Semantics):
+...     def twice(self, c): return [c[0], c[0]]
+...     def word(self, c): return str(c[0]).upper()
+>>> lang = Language.from_grammar(
+...     "counting",
+...     'start: phrase\\nphrase: word "twice" -> twice\\n      | word -> once\\n'
+...     'word: WORD\\nWORD: /[a-z]+/\\n%ignore " "\\n',
+...     semantics=Counting,
+...     lexicon={"WORD": ["jump", "walk"]},
+... )
+>>> lang.interpret("walk twice")
+'WALK WALK'
+>>> lang.sample(seed=3).input
+'walk'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+from lark import Tree
+from lark.exceptions import VisitError
+
+from symcomp.core.derivation import tree_metrics, tree_to_dag
+from symcomp.core.example import Example
+from symcomp.core.grammar import Grammar
+from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
+from symcomp.core.semantics import Semantics
+from symcomp.core.sidecar import Sidecar
+from symcomp.errors import GenerationError, SemanticsError, SymcompError
+
+if TYPE_CHECKING:
+    from symcomp.data.generate import PoolSpec
+
+Seed = int | random.Random | None
+MAX_SAMPLE_ATTEMPTS = 100_000
+
+
+def make_rng(seed: Seed) -> random.Random:
+    """A private generator: from an int (or None for fresh entropy), or the given one."""
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+class Language:
+    """A language symcomp can sample, parse, interpret and split.
+
+    Parameters
+    ----------
+    name : str
+        Registry name (``pcfg-set``, ``scan``, ...).
+    grammar : Grammar
+        The validated grammar and sidecar.
+    semantics : Semantics subclass or instance
+        Methods named after the grammar's aliases (see :mod:`symcomp.core.semantics`).
+    description : str, optional
+        One line for ``symcomp languages``; default: the sidecar's description.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        grammar: Grammar,
+        semantics: type[Semantics] | Semantics,
+        description: str | None = None,
+    ) -> None:
+        self.name = name
+        self.grammar = grammar
+        self.semantics = semantics() if isinstance(semantics, type) else semantics
+        self.description = description if description is not None else grammar.sidecar.description
+        self.sampler = Sampler(grammar)
+        functions = grammar.sidecar.functions
+        self.functions = frozenset(functions) if functions is not None else None
+        self._check_semantics()
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def from_grammar(
+        cls,
+        name: str,
+        grammar: str | Path,
+        *,
+        semantics: type[Semantics] | Semantics,
+        version: str = "0.1.0",
+        description: str = "",
+        start: str = "start",
+        weights: Mapping[str, float] | None = None,
+        lexicon: Mapping[str, Any] | None = None,
+        repeat: Mapping[str, Mapping[str, Any]] | None = None,
+        limits: Mapping[str, int] | None = None,
+        functions: Iterable[str] | None = None,
+        unique_tokens_of: Iterable[str] = (),
+        naturalize_groups: Iterable[Iterable[str]] = (),
+    ) -> Language:
+        """Define a language in Python: grammar text (or a ``.lark`` path) plus keywords.
+
+        The keywords mirror the sidecar sections (see :mod:`symcomp.core.sidecar`); a ``.lark``
+        path with a ``.toml`` beside it and no keywords uses that sidecar instead.
+        """
+        if isinstance(grammar, Path):
+            toml_path = grammar.with_suffix(".toml")
+            if toml_path.is_file() and weights is None and lexicon is None:
+                return cls(name, Grammar.from_files(grammar, name=name), semantics, description)
+            text, source = grammar.read_text(encoding="utf-8"), str(grammar)
+        else:
+            text, source = grammar, f"<grammar of {name}>"
+        data: dict[str, Any] = {
+            "language": {"version": version, "description": description, "start": start},
+            "weights": dict(weights or {}),
+            "lexicon": dict(lexicon or {}),
+            "repeat": {key: dict(value) for key, value in (repeat or {}).items()},
+            "limits": dict(limits or {}),
+            "uniqueness": {"tokens_of": list(unique_tokens_of)},
+            "naturalize": {"groups": [list(group) for group in naturalize_groups]},
+        }
+        if functions is not None:
+            data["metrics"] = {"functions": list(functions)}
+        sidecar = Sidecar.from_mapping(data, f"<keywords of {name}>")
+        return cls(name, Grammar(text, sidecar, name=name, source=source), semantics, description)
+
+    def variant(self, name: str, **changes: Any) -> Language:
+        """The same language under another name with some sidecar fields replaced.
+
+        >>> import symcomp
+        >>> small = symcomp.get_language("pcfg-let").variant(
+        ...     "pcfg-let-3", lexicon={"ITEM": ("1", "2", "3")})
+        >>> set(small.sample(seed=0).input.split()) <= set(small.functions) | {"1", "2", "3", ","}
+        True
+        """
+        sidecar = dataclasses.replace(self.grammar.sidecar, **changes)
+        grammar = Grammar(self.grammar.text, sidecar, name=name, source=self.grammar.source)
+        return type(self)(name, grammar, self.semantics, self.description)
+
+    # -- identity --------------------------------------------------------------------------
+
+    @property
+    def version(self) -> str:
+        return self.grammar.version
+
+    def __repr__(self) -> str:
+        return f"<Language {self.name} {self.version}>"
+
+    # -- parse and interpret ---------------------------------------------------------------
+
+    def parse(self, text: str) -> Tree[Any]:
+        """Parse an input into its derivation tree (errors show the place with a caret)."""
+        return self.grammar.parse(text)
+
+    def evaluate(self, tree: Tree[Any]) -> Any:
+        """The meaning of a derivation tree (not yet rendered to text)."""
+        try:
+            return self.semantics.transform(tree)
+        except VisitError as error:
+            if isinstance(error.orig_exc, SymcompError):
+                raise error.orig_exc from None
+            raise SemanticsError(
+                f"{type(self.semantics).__name__} failed at node {error.rule!r} while "
+                f"interpreting a {self.name} tree: {error.orig_exc!r}"
+            ) from None
+
+    def meaning(self, text: str) -> Any:
+        """The meaning of an input text."""
+        return self.evaluate(self.parse(text))
+
+    def render(self, meaning: Any) -> str:
+        """The output text of a meaning."""
+        return self.semantics.render(meaning)
+
+    def interpret(self, text: str) -> str:
+        """The output text of an input text, e.g. ``interpret("copy A1 B1") == "A1 B1"``."""
+        return self.render(self.meaning(text))
+
+    def derivation_dag(self, source: str | Tree[Any]) -> nx.DiGraph:
+        """The rule-application DAG of an input text or tree (:mod:`symcomp.core.derivation`)."""
+        tree = self.parse(source) if isinstance(source, str) else source
+        return tree_to_dag(tree)
+
+    def measure(self, tree: Tree[Any], length: int) -> dict[str, int]:
+        """Metadata of a derivation: input length, depth, number of functions."""
+        depth, functions = tree_metrics(tree, self.functions)
+        return {"length": length, "depth": depth, "functions": functions}
+
+    def example(self, text: str) -> Example:
+        """The example of an input text (parsed, interpreted, measured)."""
+        tree = self.parse(text)
+        return self.example_from_tree(tree, text)
+
+    def example_from_tree(
+        self, tree: Tree[Any], text: str, meta: Mapping[str, int] | None = None
+    ) -> Example:
+        """The example of a derivation whose input text (and maybe measures) are known."""
+        output = self.render(self.evaluate(tree))
+        measures = dict(meta) if meta is not None else self.measure(tree, len(text.split()))
+        measures["output_length"] = len(output.split())
+        return Example.create(self.name, self.version, text, output, measures, tree)
+
+    # -- sampling --------------------------------------------------------------------------
+
+    def sample(
+        self,
+        seed: Seed = None,
+        *,
+        max_depth: int | None = None,
+        max_length: int | None = None,
+    ) -> Example:
+        """Draw one example; draws beyond the limits (default: the sidecar's) are redrawn."""
+        rng = make_rng(seed)
+        limits = self.limits(max_depth=max_depth, max_length=max_length)
+        for _ in range(MAX_SAMPLE_ATTEMPTS):
+            try:
+                derivation = self.draw(rng, limits=limits)
+            except Rejected:
+                continue
+            return self.example_from_tree(derivation.tree, " ".join(derivation.tokens))
+        raise GenerationError(
+            f"no {self.name} example within the limits {limits} after {MAX_SAMPLE_ATTEMPTS} "
+            f"draws; relax max_depth / max_length."
+        )
+
+    def limits(
+        self, *, max_depth: int | None = None, max_length: int | None = None
+    ) -> dict[str, int | None]:
+        """The effective limits: explicit values override the sidecar's."""
+        sidecar = self.grammar.sidecar
+        return {
+            "max_depth": max_depth if max_depth is not None else sidecar.max_depth,
+            "max_length": max_length if max_length is not None else sidecar.max_length,
+        }
+
+    def draw(
+        self,
+        rng: random.Random,
+        *,
+        limits: Mapping[str, int | None],
+        tables: Mapping[str, Table] | None = None,
+        used: AbstractSet[Hashable] = frozenset(),
+    ) -> Derivation:
+        """One draw within the depth and length limits (raises :class:`Rejected`)."""
+        derivation = self.derive(rng, tables=tables, used=used, max_length=limits.get("max_length"))
+        max_depth = limits.get("max_depth")
+        if max_depth is not None and tree_metrics(derivation.tree, self.functions)[0] > max_depth:
+            raise Rejected("depth")
+        return derivation
+
+    def derive(
+        self,
+        rng: random.Random,
+        *,
+        tables: Mapping[str, Table] | None = None,
+        used: AbstractSet[Hashable] = frozenset(),
+        max_length: int | None = None,
+    ) -> Derivation:
+        """The generative step: one derivation, by default drawn top-down from the grammar.
+
+        Override for languages generated another way (CobA draws a value and decomposes it);
+        the result must be the tree the grammar's parser builds for its tokens. Raise
+        :class:`Rejected` for a draw over ``max_length``.
+        """
+        return self.sampler.sample(rng, tables=tables, used=used, max_length=max_length)
+
+    def uniqueness_keys(self, tree: Tree[Any], text: str) -> Iterable[Hashable]:
+        """Keys that must be new in a pool for an example to join it (beyond its input).
+
+        Override to express a language's uniqueness rule (PCFG-LET: a function is never applied
+        twice to the same literal list). The input text itself is always unique in a pool.
+        """
+        return ()
+
+    def random_weights(self, rng: random.Random) -> dict[str, float]:
+        """Per-example random alternative probabilities, for naturalised sampling.
+
+        Every rule with several alternatives gets probabilities drawn uniformly from the
+        simplex over its *units*: the sidecar's ``[naturalize] groups`` (members share their
+        unit's probability equally) and every other alternative on its own. For two units this
+        is ``p ~ U(0, 1)``, which is what the PCFG SET generator's ``--random_probs`` does for
+        P(unary) and P(function argument). Alternatives with weight 0 stay at 0.
+        """
+        weights: dict[str, float] = {}
+        for units in self._weight_units().values():
+            draws = [-math.log(1.0 - rng.random()) for _ in units]
+            total = sum(draws)
+            for unit, draw in zip(units, draws, strict=True):
+                for alias in unit:
+                    weights[alias] = draw / total / len(unit)
+        return weights
+
+    def _weight_units(self) -> dict[str, list[tuple[str, ...]]]:
+        sidecar = self.grammar.sidecar
+        grouped = {alias: group for group in sidecar.naturalize_groups for alias in group}
+        units: dict[str, list[tuple[str, ...]]] = {}
+        for info in self.grammar.aliases.values():
+            if sidecar.weights.get(info.alias, 1.0) == 0:
+                continue
+            unit = grouped.get(info.alias, (info.alias,))
+            rule_units = units.setdefault(info.rule, [])
+            if unit not in rule_units:
+                rule_units.append(unit)
+        return {rule: rule_units for rule, rule_units in units.items() if len(rule_units) > 1}
+
+    # -- pools -----------------------------------------------------------------------------
+
+    def write_pool(
+        self,
+        out: Path,
+        spec: PoolSpec,
+        *,
+        jobs: int = 1,
+        overwrite: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Write ``out/examples.jsonl`` and ``out/manifest.json``; return the manifest.
+
+        ``symcomp generate`` calls this. The default is :func:`symcomp.data.generate.generate`;
+        a language whose records have another shape (NLI pairs, say) overrides it.
+        """
+        from symcomp.data.generate import generate
+
+        return generate(self, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
+
+    # -- finite languages ------------------------------------------------------------------
+
+    def is_finite(self) -> bool:
+        return self.sampler.is_finite()
+
+    def enumerate(self) -> Iterator[Derivation]:
+        """Every derivation of a finite language (see :meth:`Sampler.enumerate`)."""
+        return self.sampler.enumerate()
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def _check_semantics(self) -> None:
+        """Every tree label needs a method unless all its expansions keep exactly one child."""
+        single_child: dict[str, bool] = {}
+        for plans in self.sampler.plans.values():
+            for plan in plans:
+                if plan.label is None:
+                    continue
+                kept = [(kind, payload) for kind, payload, keep in plan.symbols if keep]
+                # a spliced `_rule` or a repetition may contribute any number of children
+                passes = len(kept) == 1 and (
+                    kept[0][0] in (LITERAL, SLOT)
+                    or (kept[0][0] == NONTERMINAL and not str(kept[0][1]).startswith("_"))
+                )
+                single_child[plan.label] = single_child.get(plan.label, True) and passes
+        missing = sorted(
+            label
+            for label, passes in single_child.items()
+            if not passes and not callable(getattr(self.semantics, label, None))
+        )
+        if missing:
+            lines = ", ".join(
+                f"{label} ({self.grammar.source}:{self.grammar.aliases[label].line})"
+                if label in self.grammar.aliases
+                else label
+                for label in missing
+            )
+            raise SemanticsError(
+                f"{type(self.semantics).__name__} has no method for {lines}; every alias whose "
+                f"node can have other than one child needs `def <alias>(self, children)`."
+            )

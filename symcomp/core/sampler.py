@@ -1,0 +1,422 @@
+"""Seeded top-down sampling (and enumeration) over a grammar's compiled Lark rules.
+
+The sampler walks the rules Lark compiled, choosing each expansion by the sidecar weights, and
+builds the very tree Lark's parser would build for the text it writes: anonymous tokens are
+dropped, ``_rules`` are spliced into their parent, ``?rules`` with one child collapse, aliases
+label nodes. That identity is what lets one semantics class serve sampled and parsed inputs; the
+property tests check it for every registered language.
+
+Randomness comes only from ``random.Random.random()``, whose stream Python guarantees across
+versions for a given seed, so the same seed writes the same bytes everywhere.
+
+>>> from symcomp.core.grammar import Grammar
+>>> g = Grammar.from_text(
+...     'start: "go" WORD+\\nWORD: /[a-z]+/\\n%ignore " "\\n',
+...     {"language": {"version": "1"}, "lexicon": {"WORD": ["up", "down"]},
+...      "repeat": {"start": {"min": 2, "max": 2}}},
+...     name="toy",
+... )
+>>> derivation = Sampler(g).sample(random.Random(1))
+>>> derivation.tokens, derivation.tree
+(['go', 'down', 'up'], Tree('start', ['down', 'up']))
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+from lark import Tree
+from lark.grammar import Rule
+
+from symcomp.core.grammar import Grammar, aux_repeat
+from symcomp.core.sidecar import RepeatSpec
+from symcomp.errors import GenerationError, GrammarError
+
+LITERAL, SLOT, NONTERMINAL, REPEAT = range(4)
+DEFAULT_REPEAT = RepeatSpec("geometric", 1, None, 0.5)  # what uniform choice over x+ gives
+MAX_RAW_DEPTH = 400  # rule expansions on one path; keeps recursion far from Python's limit
+MAX_REDRAWS = 10_000  # attempts to draw new content for a `tokens_of` node
+
+
+class Rejected(Exception):  # noqa: N818 (control flow: the draw is retried, not an error)
+    """A draw exceeded a limit; the caller counts it and draws again."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One compiled expansion, prepared for sampling."""
+
+    label: str | None  # tree node label; None: spliced into the parent (`_rule`)
+    expand1: bool  # `?rule` without alias: a single kept child replaces the node
+    symbols: tuple[tuple[int, Any, bool], ...]  # (kind, payload, kept in the tree)
+    group: str  # the alias, or the rule name for unaliased rules: the unit of weighting
+    unique: bool  # content must be new in the pool (sidecar [uniqueness] tokens_of)
+
+
+@dataclass
+class Derivation:
+    """What one draw produced: the tree, the input tokens, and its new-content keys."""
+
+    tree: Tree[Any]
+    tokens: list[str]
+    unique_keys: set[Hashable] = field(default_factory=set)
+
+
+Table = tuple[list[float], list[Plan], float]
+
+
+class Sampler:
+    """Draw derivations of a grammar at random, or enumerate all of a finite one.
+
+    Parameters
+    ----------
+    grammar : Grammar
+        A validated grammar; weights, repetitions and lexicons come from its sidecar.
+    """
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.grammar = grammar
+        self.start = grammar.sidecar.start
+        self._plans = self._compile_plans()
+        self.repeat_items = {
+            name: self._repeat_items(name) for name in self._plans if aux_repeat(name)
+        }
+        # `WORD+` repeats one lexicon slot: draw the words directly (the common case)
+        self.repeat_words: dict[str, tuple[tuple[str, ...], bool]] = {}
+        for name, items in self.repeat_items.items():
+            if len(items) == 1 and len(items[0].symbols) == 1 and items[0].symbols[0][0] == SLOT:
+                _kind, words, keep = items[0].symbols[0]
+                self.repeat_words[name] = (words, keep)
+        self.tables = self.weighted_tables(grammar.sidecar.weights)
+
+    @property
+    def plans(self) -> Mapping[str, list[Plan]]:
+        """The compiled expansions of every nonterminal (read-only view)."""
+        return self._plans
+
+    # -- compilation -----------------------------------------------------------------------
+
+    def _compile_plans(self) -> dict[str, list[Plan]]:
+        plans: dict[str, list[Plan]] = {}
+        unique = set(self.grammar.sidecar.unique_tokens_of)
+        for rule in self.grammar.rules:
+            origin = str(rule.origin.name)
+            group = rule.alias or origin
+            label = None if origin.startswith("_") else group
+            plan = Plan(
+                label=label,
+                expand1=bool(rule.options.expand1) and not rule.alias,
+                symbols=tuple(self._symbol(rule, symbol, group) for symbol in rule.expansion),
+                group=group,
+                unique=group in unique or origin in unique,
+            )
+            plans.setdefault(origin, []).append(plan)
+        return plans
+
+    def _symbol(self, rule: Rule, symbol: Any, group: str) -> tuple[int, Any, bool]:
+        keep = bool(rule.options.keep_all_tokens) or not (symbol.is_term and symbol.filter_out)
+        name = str(symbol.name)
+        if symbol.is_term:
+            literal = self.grammar.literal(name)
+            if literal is not None:
+                return (LITERAL, literal, keep)
+            return (SLOT, self.grammar.sidecar.lexicon[name], keep)
+        repeat = aux_repeat(name)
+        if repeat is not None:
+            spec = self._repeat_spec(group, str(rule.origin.name))
+            return (REPEAT, (spec, name), keep)
+        return (NONTERMINAL, name, keep)
+
+    def _repeat_spec(self, group: str, origin: str) -> RepeatSpec:
+        repeats = self.grammar.sidecar.repeat
+        return repeats.get(group) or repeats.get(origin) or DEFAULT_REPEAT
+
+    def weighted_tables(self, weights: Mapping[str, float]) -> dict[str, Table]:
+        """Cumulative choice tables per nonterminal for the given alias weights.
+
+        A rule without weights chooses its alternatives uniformly; the compiled expansions of
+        one alternative (Lark expands ``(a|b)``, ``x?`` and ``x~2..3`` into several) share
+        that alternative's weight equally.
+        """
+        tables = {}
+        for origin, plans in self._plans.items():
+            groups: dict[str, list[Plan]] = {}
+            for plan in plans:
+                groups.setdefault(plan.group, []).append(plan)
+            weighted = any(group in weights for group in groups)
+            cumulative, chosen, total = [], [], 0.0
+            for group, members in groups.items():
+                weight = weights.get(group, 0.0) if weighted else 1.0
+                for plan in members:
+                    if weight > 0:
+                        total += weight / len(members)
+                        cumulative.append(total)
+                        chosen.append(plan)
+            tables[origin] = (cumulative, chosen, total)
+        return tables
+
+    def _repeat_items(self, aux: str) -> list[Plan]:
+        """Expansions of one repeated item of Lark's ``x+`` helper rule (the non-recursive ones)."""
+        return [plan for plan in self._plans[aux] if not self._is_recursive(plan, aux)]
+
+    @staticmethod
+    def _is_recursive(plan: Plan, aux: str) -> bool:
+        """Lark writes `x+` as `aux: x | aux x`; the second expansion starts with `aux`."""
+        if not plan.symbols:
+            return False
+        kind, payload, _keep = plan.symbols[0]
+        return kind == REPEAT and payload[1] == aux
+
+    # -- sampling --------------------------------------------------------------------------
+
+    def sample(
+        self,
+        rng: random.Random,
+        *,
+        tables: Mapping[str, Table] | None = None,
+        used: AbstractSet[Hashable] = frozenset(),
+        max_length: int | None = None,
+    ) -> Derivation:
+        """Draw one derivation.
+
+        Parameters
+        ----------
+        rng : random.Random
+            The source of randomness (only ``rng.random()`` is called).
+        tables : mapping, optional
+            Choice tables from :meth:`weighted_tables`; default: the sidecar weights.
+        used : set
+            Content keys already in the pool; ``tokens_of`` nodes are redrawn until new.
+        max_length : int, optional
+            Abort (raise :class:`Rejected`) as soon as the input has more tokens.
+
+        Raises
+        ------
+        Rejected
+            When the input exceeds ``max_length`` or the derivation nests too deeply.
+        """
+        return _Draw(self, rng, tables or self.tables, used, max_length).run()
+
+    # -- enumeration -----------------------------------------------------------------------
+
+    def is_finite(self) -> bool:
+        """True when the language has finitely many sentences (no reachable recursion)."""
+        return self._recursion() is None
+
+    def _recursion(self) -> list[str] | None:
+        graph = nx.DiGraph()
+        for origin, plans in self._plans.items():
+            graph.add_node(origin)
+            for plan in plans:
+                for kind, payload, _keep in plan.symbols:
+                    if kind == NONTERMINAL:
+                        graph.add_edge(origin, payload)
+                    elif kind == REPEAT:
+                        return [origin, payload[1]]
+        reachable = graph.subgraph(nx.descendants(graph, self.start) | {self.start})
+        try:
+            return [edge[0] for edge in nx.find_cycle(reachable)]
+        except nx.NetworkXNoCycle:
+            return None
+
+    def count(self) -> int:
+        """The number of derivations of a finite language (its size, if unambiguous).
+
+        Raises
+        ------
+        GrammarError
+            When the language is infinite.
+        """
+        self._require_finite()
+        memo: dict[str, int] = {}
+
+        def derivations(origin: str) -> int:
+            if origin not in memo:
+                total = 0
+                for plan in self._plans[origin]:
+                    product = 1
+                    for kind, payload, _keep in plan.symbols:
+                        if kind == SLOT:
+                            product *= len(payload)
+                        elif kind == NONTERMINAL:
+                            product *= derivations(payload)
+                    total += product
+                memo[origin] = total
+            return memo[origin]
+
+        return derivations(self.start)
+
+    def _require_finite(self) -> None:
+        cycle = self._recursion()
+        if cycle is not None:
+            raise GrammarError(
+                f"{self.grammar.name} is infinite (rule {cycle[0]!r} is recursive or repeats), "
+                f"so it cannot be enumerated; sample a pool with --n instead."
+            )
+
+    def enumerate(self) -> Iterator[Derivation]:
+        """Yield every derivation of a finite language, in grammar order.
+
+        Raises
+        ------
+        GrammarError
+            When the language is infinite.
+        """
+        self._require_finite()
+        memo: dict[str, list[tuple[list[Any], list[str]]]] = {}
+        for kids, tokens in self._enumerate_nonterminal(self.start, memo):
+            (tree,) = kids
+            yield Derivation(tree, tokens)
+
+    def _enumerate_nonterminal(
+        self, origin: str, memo: dict[str, list[tuple[list[Any], list[str]]]]
+    ) -> list[tuple[list[Any], list[str]]]:
+        if origin not in memo:
+            memo[origin] = [
+                result
+                for plan in self._plans[origin]
+                for result in self._enumerate_plan(plan, memo)
+            ]
+        return memo[origin]
+
+    def _enumerate_plan(
+        self, plan: Plan, memo: dict[str, list[tuple[list[Any], list[str]]]]
+    ) -> Iterator[tuple[list[Any], list[str]]]:
+        options: list[list[tuple[list[Any], list[str]]]] = []
+        for kind, payload, keep in plan.symbols:
+            if kind == LITERAL:
+                options.append([([payload] if keep else [], [payload])])
+            elif kind == SLOT:
+                options.append([([word] if keep else [], [word]) for word in payload])
+            else:
+                options.append(self._enumerate_nonterminal(payload, memo))
+        for combination in itertools.product(*options):
+            kids = [kid for part in combination for kid in part[0]]
+            tokens = [token for part in combination for token in part[1]]
+            yield _shape(plan, kids), tokens
+
+
+def _shape(plan: Plan, kids: list[Any]) -> list[Any]:
+    """Apply Lark's tree-building conventions: splice, collapse or label."""
+    if plan.label is None or (plan.expand1 and len(kids) == 1):
+        return kids
+    return [Tree(plan.label, kids)]
+
+
+class _Draw:
+    """The state of one draw; methods are hot, so they bind what they use locally."""
+
+    def __init__(
+        self,
+        sampler: Sampler,
+        rng: random.Random,
+        tables: Mapping[str, Table],
+        used: AbstractSet[Hashable],
+        max_length: int | None,
+    ) -> None:
+        self.sampler = sampler
+        self.random: Callable[[], float] = rng.random
+        self.rng = rng
+        self.tables = tables
+        self.used = used
+        self.max_length = max_length if max_length is not None else 1 << 62
+        self.tokens: list[str] = []
+        self.new_keys: set[Hashable] = set()
+
+    def run(self) -> Derivation:
+        kids = self.expand(self.sampler.start, 0)
+        if len(kids) != 1 or not isinstance(kids[0], Tree):
+            raise GrammarError(
+                f"{self.sampler.grammar.source}: the start rule must produce one tree node; "
+                f"do not inline it (`?start` with one child or `_start`)."
+            )
+        return Derivation(kids[0], self.tokens, self.new_keys)
+
+    def choose(self, origin: str) -> Plan:
+        cumulative, plans, total = self.tables[origin]
+        if not plans:
+            raise GrammarError(
+                f"{self.sampler.grammar.source}: rule {origin!r} has no alternative with a "
+                f"positive weight but must be expanded; check [weights]."
+            )
+        index = bisect.bisect_right(cumulative, self.random() * total)
+        return plans[min(index, len(plans) - 1)]
+
+    def expand(self, origin: str, depth: int) -> list[Any]:
+        if depth > MAX_RAW_DEPTH:
+            raise Rejected("depth")
+        plan = self.choose(origin)
+        if plan.unique:
+            return self.build_new(origin, plan, depth)
+        return self.build(plan, depth)
+
+    def build(self, plan: Plan, depth: int) -> list[Any]:
+        kids: list[Any] = []
+        tokens = self.tokens
+        for kind, payload, keep in plan.symbols:
+            if kind == LITERAL:
+                tokens.append(payload)
+                if keep:
+                    kids.append(payload)
+            elif kind == SLOT:
+                word = payload[int(self.random() * len(payload))]
+                tokens.append(word)
+                if keep:
+                    kids.append(word)
+            elif kind == NONTERMINAL:
+                kids.extend(self.expand(payload, depth + 1))
+            else:
+                self.repeat(payload, kids, depth)
+        if len(tokens) > self.max_length:
+            raise Rejected("length")
+        if plan.label is None or (plan.expand1 and len(kids) == 1):
+            return kids
+        return [Tree(plan.label, kids)]
+
+    def repeat(self, payload: tuple[RepeatSpec, str], kids: list[Any], depth: int) -> None:
+        spec, aux = payload
+        count = spec.draw(self.rng)
+        if aux in self.sampler.repeat_words:
+            words, keep = self.sampler.repeat_words[aux]
+            drawn = [words[int(self.random() * len(words))] for _ in range(count)]
+            self.tokens.extend(drawn)
+            if keep:
+                kids.extend(drawn)
+            return
+        items = self.sampler.repeat_items[aux]
+        for _ in range(count):
+            item = items[int(self.random() * len(items))] if len(items) > 1 else items[0]
+            kids.extend(self.build(item, depth + 1))
+
+    def build_new(self, origin: str, plan: Plan, depth: int) -> list[Any]:
+        """Build a `tokens_of` node, redrawing its content until it is new in the pool."""
+        start = len(self.tokens)
+        for _ in range(MAX_REDRAWS):
+            kids = self.build(plan, depth)
+            key = (plan.group, tuple(self.tokens[start:]))
+            if key not in self.used and key not in self.new_keys:
+                self.new_keys.add(key)
+                return kids
+            del self.tokens[start:]
+            plan = self.choose_within(origin, plan.group)
+        raise GenerationError(
+            f"could not draw a new {plan.group!r} in {MAX_REDRAWS} attempts: the lexicon is "
+            f"nearly exhausted for this pool size; enlarge the lexicon or generate fewer examples."
+        )
+
+    def choose_within(self, origin: str, group: str) -> Plan:
+        while True:
+            plan = self.choose(origin)
+            if plan.group == group:
+                return plan

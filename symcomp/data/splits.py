@@ -1,0 +1,202 @@
+"""Splits: train/dev/test index lists over the lines of one pool (the CFQ / SCAN-MCD format).
+
+A split file is a JSON object ``{"trainIdxs": [...], "devIdxs": [...], "testIdxs": [...],
+"meta": {...}}``: 0-based indices into the lines of ``examples.jsonl`` (CFQ indexes
+``dataset.json`` the same way). ``meta`` records how the split was made and what it measured;
+``meta["oversample"] = {"<index>": copies}`` repeats training examples (SCAN's add-primitive
+splits repeat the primitive alone), see :meth:`Split.expanded`. Indices are checked against
+the pool: in range, no repeats, the three parts disjoint.
+
+>>> split = random_split(10, fractions=(0.6, 0.2, 0.2), seed=0, meta={"method": "random"})
+>>> len(split.train), len(split.dev), len(split.test)
+(6, 2, 2)
+>>> split.check(pool_size=10)
+>>> sorted(split.to_json())
+['devIdxs', 'meta', 'testIdxs', 'trainIdxs']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from symcomp.data.artifacts import atomic_writer
+from symcomp.errors import DataError, OutputError
+
+PARTS = ("train", "dev", "test")
+KEYS = {"train": "trainIdxs", "dev": "devIdxs", "test": "testIdxs"}
+
+
+@dataclass(frozen=True)
+class Split:
+    """Index lists into a pool plus a record of how they were made."""
+
+    train: tuple[int, ...]
+    dev: tuple[int, ...]
+    test: tuple[int, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        train: Iterable[int],
+        dev: Iterable[int],
+        test: Iterable[int],
+        meta: Mapping[str, Any] | None = None,
+    ) -> Split:
+        return cls(tuple(train), tuple(dev), tuple(test), dict(meta or {}))
+
+    def part(self, name: str) -> tuple[int, ...]:
+        """The indices of ``train``, ``dev`` or ``test``."""
+        if name not in PARTS:
+            raise DataError(f"unknown split part {name!r}; parts are {', '.join(PARTS)}.")
+        indices: tuple[int, ...] = getattr(self, name)
+        return indices
+
+    def expanded(self, name: str) -> list[int]:
+        """The indices of a part with oversampled training examples repeated.
+
+        >>> Split.of([3, 5], [], [1], {"oversample": {"5": 3}}).expanded("train")
+        [3, 5, 5, 5]
+        """
+        copies = self.meta.get("oversample", {}) if name == "train" else {}
+        expanded: list[int] = []
+        for index in self.part(name):
+            expanded.extend([index] * int(copies.get(str(index), 1)))
+        return expanded
+
+    def sizes(self) -> dict[str, int]:
+        return {name: len(self.part(name)) for name in PARTS}
+
+    def with_meta(self, **updates: Any) -> Split:
+        """The same split with ``meta`` extended (a new object; this one is unchanged)."""
+        return Split(self.train, self.dev, self.test, {**self.meta, **updates})
+
+    def check(self, pool_size: int, source: str = "split") -> None:
+        """Raise :class:`DataError` naming the first index out of range, repeated or shared."""
+        owner: dict[int, str] = {}
+        for name in PARTS:
+            for position, index in enumerate(self.part(name)):
+                if not 0 <= index < pool_size:
+                    raise DataError(
+                        f"{source}: {KEYS[name]}[{position}] = {index} is outside the pool of "
+                        f"{pool_size:,} examples (valid: 0..{pool_size - 1})."
+                    )
+                if index in owner:
+                    where = "twice in" if owner[index] == name else f"in {KEYS[owner[index]]} and"
+                    raise DataError(
+                        f"{source}: example {index} appears {where} {KEYS[name]} "
+                        f"(at position {position}); a split's parts must be disjoint."
+                    )
+                owner[index] = name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "trainIdxs": list(self.train),
+            "devIdxs": list(self.dev),
+            "testIdxs": list(self.test),
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "split") -> Split:
+        """Read the CFQ layout; ``devIdxs`` and ``meta`` may be absent."""
+        if not isinstance(data, Mapping):
+            raise DataError(f"{source}: a split must be a JSON object with trainIdxs/testIdxs.")
+        parts: dict[str, tuple[int, ...]] = {}
+        for name in PARTS:
+            key = KEYS[name]
+            value = data.get(key, [] if name == "dev" else None)
+            if value is None:
+                raise DataError(f"{source}: missing {key}; a split needs trainIdxs and testIdxs.")
+            if not isinstance(value, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in value
+            ):
+                raise DataError(f"{source}: {key} must be a list of integers.")
+            parts[name] = tuple(value)
+        meta = data.get("meta", {})
+        if not isinstance(meta, Mapping):
+            raise DataError(f"{source}: meta must be an object.")
+        return cls(parts["train"], parts["dev"], parts["test"], dict(meta))
+
+
+def read_split(path: Path, pool_size: int | None = None) -> Split:
+    """Read (and, given the pool size, check) a split file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
+    except json.JSONDecodeError as error:
+        raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
+    except (UnicodeDecodeError, RecursionError):
+        raise DataError(
+            f"{path}: not a JSON split file (not UTF-8 or nested too deeply)."
+        ) from None
+    split = Split.from_json(data, str(path))
+    if pool_size is not None:
+        split.check(pool_size, str(path))
+    return split
+
+
+def check_replaceable(path: Path, *, overwrite: bool) -> None:
+    """Refuse to replace ``path`` unless it is a split file and ``overwrite`` is given.
+
+    Raises
+    ------
+    OutputError
+        When ``path`` exists and is not a split (symcomp never replaces files it did not
+        write), or is one and ``overwrite`` is false.
+    """
+    if not path.exists() and not path.is_symlink():
+        return
+    try:
+        if path.is_symlink() or not path.is_file():
+            raise DataError(f"{path} is not a regular file")
+        read_split(path)
+    except DataError:
+        raise OutputError(
+            f"{path} exists and is not a split file; symcomp never replaces files it did not "
+            f"write. Choose another --out."
+        ) from None
+    if not overwrite:
+        raise OutputError(f"{path} exists; pass --overwrite to replace it or choose another --out.")
+
+
+def write_split(path: Path, split: Split) -> None:
+    """Write a split atomically (index lists on one line each, meta indented)."""
+    data = split.to_json()
+    with atomic_writer(path) as handle:
+        handle.write("{\n")
+        for name in PARTS:
+            handle.write(f'  "{KEYS[name]}": {json.dumps(data[KEYS[name]])},\n')
+        handle.write(f'  "meta": {json.dumps(data["meta"], indent=2, sort_keys=True)}\n}}\n')
+
+
+def random_split(
+    size: int,
+    *,
+    fractions: tuple[float, float, float] = (0.85, 0.05, 0.10),
+    seed: int | random.Random = 0,
+    meta: Mapping[str, Any] | None = None,
+) -> Split:
+    """A seeded random split of ``range(size)``; parts are sorted index lists.
+
+    Sizes are ``round(fraction * size)`` for dev and test, the rest is train.
+    """
+    if any(f < 0 for f in fractions) or abs(sum(fractions) - 1) > 1e-9:
+        raise DataError(f"split fractions must be >= 0 and sum to 1, got {fractions}.")
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    order = list(range(size))
+    rng.shuffle(order)
+    n_dev, n_test = round(fractions[1] * size), round(fractions[2] * size)
+    test, dev, train = order[:n_test], order[n_test : n_test + n_dev], order[n_test + n_dev :]
+    return Split.of(sorted(train), sorted(dev), sorted(test), meta)
+
+
+def select(records: Sequence[Any], indices: Iterable[int]) -> list[Any]:
+    """The records at ``indices``, in index order as given."""
+    return [records[index] for index in indices]

@@ -1,0 +1,1 @@
+"""CobA: arithmetic expressions and their partitions per compositional aspect."""

@@ -1,0 +1,202 @@
+"""NLI labels and the entailment checker: parse both sentences, prove, compare with the label.
+
+Label vocabularies map the words found in data to gold classes:
+
+``auto`` (default)
+    entailment, non-entailment (also non_entailment, not_entailment), neutral,
+    contradiction, and Yanaka et al.'s yes / unk (plus no = contradiction).
+``two-way``
+    as ``auto``, but neutral and contradiction mean non-entailment (MED, and the MultiNLI
+    files of Yanaka et al., write ``neutral`` for every non-entailment).
+``WORD=CLASS,...``
+    your own words; a class is entailment, non-entailment, neutral or contradiction.
+
+A gold ``non-entailment`` agrees with a NEUTRAL or a CONTRADICTION verdict; the other
+classes agree with the verdict of the same name.
+
+>>> labels = parse_labels("yes=entailment,unk=non-entailment")
+>>> agrees(labels["unk"], Label.NEUTRAL), agrees(labels["yes"], Label.NEUTRAL)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from symcomp.core.sidecar import did_you_mean
+from symcomp.errors import ParseError, SymcompError
+from symcomp.logic.fol import Formula
+from symcomp.logic.prover import Label, Problem, make_prover
+from symcomp.verify import Check, CrossCheck, Status, VerifyOptions, depth_group, invalid, row_id
+from symcomp.verify.rows import Row
+
+if TYPE_CHECKING:
+    from symcomp.core.language import Language
+
+PREMISE_KEYS = ("premise", "sentence1")
+HYPOTHESIS_KEYS = ("hypothesis", "sentence2")
+LABEL_KEYS = ("label", "gold_label", "output")
+ID_KEYS = ("id", "pairID", "pair_id", "promptID", "index")
+MEANING_CACHE = 20_000
+
+
+class Gold(enum.StrEnum):
+    """A gold label's class."""
+
+    ENTAILMENT = "entailment"
+    NON_ENTAILMENT = "non-entailment"
+    NEUTRAL = "neutral"
+    CONTRADICTION = "contradiction"
+
+
+AUTO: dict[str, Gold] = {
+    "entailment": Gold.ENTAILMENT,
+    "non-entailment": Gold.NON_ENTAILMENT,
+    "non_entailment": Gold.NON_ENTAILMENT,
+    "not_entailment": Gold.NON_ENTAILMENT,
+    "neutral": Gold.NEUTRAL,
+    "contradiction": Gold.CONTRADICTION,
+    "yes": Gold.ENTAILMENT,
+    "unk": Gold.NON_ENTAILMENT,
+    "no": Gold.CONTRADICTION,
+}
+TWO_WAY: dict[str, Gold] = {
+    word: Gold.NON_ENTAILMENT if gold in (Gold.NEUTRAL, Gold.CONTRADICTION) else gold
+    for word, gold in AUTO.items()
+}
+PRESETS: dict[str, dict[str, Gold]] = {"auto": AUTO, "two-way": TWO_WAY}
+
+
+def parse_labels(spec: str) -> dict[str, Gold]:
+    """The word → class mapping of a ``--labels`` value (see the module docstring)."""
+    if spec in PRESETS:
+        return dict(PRESETS[spec])
+    mapping: dict[str, Gold] = {}
+    for part in spec.split(","):
+        word, equals, name = part.partition("=")
+        classes = [gold.value for gold in Gold]
+        if not equals or not word.strip() or name.strip().lower() not in classes:
+            raise SymcompError(
+                f"--labels {spec!r}: cannot read {part.strip()!r}; give auto, two-way, or "
+                f"WORD=CLASS pairs separated by commas, where CLASS is one of "
+                f"{', '.join(classes)}{did_you_mean(name.strip(), classes) if equals else ''}."
+            )
+        mapping[word.strip().lower()] = Gold(name.strip().lower())
+    return mapping
+
+
+def agrees(gold: Gold, verdict: Label) -> bool:
+    """Whether a prover's (decided) verdict matches a gold class."""
+    if gold is Gold.NON_ENTAILMENT:
+        return verdict in (Label.NEUTRAL, Label.CONTRADICTION)
+    return verdict.value == gold.value.upper()
+
+
+def first_field(fields: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` present in ``fields`` as text."""
+    for key in keys:
+        value = fields.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+class EntailmentChecker:
+    """Checks premise/hypothesis/label rows of an NLI language with a prover.
+
+    The language's meaning of a sentence must be a first-order formula
+    (:mod:`symcomp.logic.fol`); ``axioms`` are the background knowledge (named formulas).
+    Meanings are cached per sentence (a pair and its reverse share them).
+    """
+
+    columns: tuple[str, ...] = ("premise", "hypothesis", "label")
+
+    def __init__(
+        self,
+        language: Language,
+        axioms: tuple[tuple[str, Formula], ...],
+        options: VerifyOptions,
+    ) -> None:
+        self.language = language
+        self.axioms = axioms
+        self.labels = parse_labels(options.labels)
+        self.prover = make_prover(options.prover, timeout_ms=options.timeout_ms)
+        self.second = (
+            make_prover(options.cross_check, timeout_ms=options.timeout_ms)
+            if options.cross_check
+            else None
+        )
+        self.name = f"{options.prover} prover (timeout {options.timeout_ms} ms per pair)"
+        self._meanings: dict[str, Formula] = {}
+
+    def meaning(self, sentence: str) -> Formula:
+        """The formula of a sentence (cached)."""
+        found = self._meanings.get(sentence)
+        if found is None:
+            if len(self._meanings) >= MEANING_CACHE:
+                self._meanings.clear()
+            found = self.language.meaning(sentence)
+            self._meanings[sentence] = found
+        return found
+
+    def check(self, row: Row, *, cross_check: bool = False) -> Check:
+        if row.error:
+            return invalid(row, row.error)
+        identifier = row_id(row.fields, row.line, ID_KEYS)
+        premise = first_field(row.fields, PREMISE_KEYS)
+        hypothesis = first_field(row.fields, HYPOTHESIS_KEYS)
+        label = first_field(row.fields, LABEL_KEYS)
+        if premise is None or hypothesis is None or label is None:
+            return invalid(row, "a row needs a premise, a hypothesis and a label", identifier)
+        gold = self.labels.get(label.strip().lower())
+        if gold is None:
+            words = ", ".join(sorted(self.labels))
+            return invalid(
+                row,
+                f"label {label!r} is not in the label vocabulary ({words}); map it with "
+                f"--labels WORD=CLASS,...",
+                identifier,
+            )
+        texts = (("premise", premise.strip()), ("hypothesis", hypothesis.strip()))
+        groups = (("label", label.strip().lower()), *depth_group(row.fields))
+        base = Check(row.line, identifier, Status.AGREE, label.strip(), texts=texts, groups=groups)
+        formulas = []
+        for role, text in texts:
+            try:
+                formulas.append(self.meaning(text))
+            except ParseError as error:
+                return _replace(base, status=Status.UNPARSABLE, message=f"{role}: {error}")
+        problem = Problem((("premise", formulas[0]),), formulas[1], self.axioms)
+        verdict = self.prover.prove(problem)
+        if verdict.label is Label.UNKNOWN:
+            status = Status.UNKNOWN
+        else:
+            status = Status.AGREE if agrees(gold, verdict.label) else Status.DISAGREE
+        cross = self._cross(problem, verdict.label) if cross_check else None
+        message = verdict.reason
+        if status is Status.DISAGREE and verdict.label is Label.NEUTRAL:
+            message = f"no proof either way: {verdict.prover} found models of both outcomes"
+        return _replace(
+            base,
+            status=status,
+            found=verdict.label.value,
+            message=message,
+            evidence=verdict.used,
+            cross=cross,
+            seconds=verdict.seconds,
+        )
+
+    def _cross(self, problem: Problem, first: Label) -> CrossCheck | None:
+        if self.second is None:
+            return None
+        verdict = self.second.prove(problem)
+        return CrossCheck(
+            self.second.name, verdict.label.value, verdict.label == first, verdict.reason
+        )
+
+
+def _replace(check: Check, **changes: Any) -> Check:
+    return replace(check, **changes)

@@ -1,0 +1,363 @@
+"""Yanaka et al. (2020)'s four protocols as splits over one pool of monotonicity pairs.
+
+Every split keeps a pair and its reverse in the same part (they share ``meta["pair"]``), and
+every dev set is a seeded share of the training pairs (in distribution).
+
+protocol-I (systematicity of predicate replacements)
+    Over the pairs of depth ``systematicity_depth`` (default 1, no relative clause). The
+    quantifiers form groups (default: {several} and the dual pairs {some, no}, {a few, few},
+    {at least three, at most three}, {more than three, less than three}). For an order of
+    the groups and k = 1..n-1, S_k trains on every plain pair whose quantifier is in the
+    first k groups (all replacements) plus every plain pair with the anchor replacement
+    (all quantifiers, default r1); T_k tests the unseen combinations: quantifier outside the
+    first k groups and replacement other than the anchor, once per variant (plain,
+    adverb-first, PP-first, object; the object variant's quantifier is the object's).
+    Scores are meant to be averaged over the orders (``permutations`` seeded orders).
+protocol-II (systematicity of embedding quantifiers)
+    Depth-2 plain pairs replaced under both quantifiers (the embedded noun). Fold r holds
+    out the quantifier combinations (q1, q2) with (index(q1) + index(q2)) mod folds = r;
+    training has the other combinations and every depth-1 plain pair, so each quantifier is
+    seen in both roles.
+protocol-III (productivity)
+    For i = 0..D-2: train on depths <= i+1, test on the deeper ones.
+protocol-IV (localism)
+    For d = 2..D: train on depth d, test on depths <= d (a held-out share of depth d and
+    all shallower pairs).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from symcomp.core.registry import get_language
+from symcomp.data.splits import Split
+from symcomp.errors import DataError, GenerationError
+from symcomp.languages.monotonicity.lexicon import QUANTIFIERS
+from symcomp.languages.monotonicity.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
+from symcomp.suites.common import Record, load_records, rng_for
+from symcomp.suites.folder import SuiteWriter
+
+PROTOCOLS = ("I", "II", "III", "IV")
+VARIANTS = ("plain", "adverb_first", "place_first", "object")
+QUANTIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("several",),
+    ("some", "no"),
+    ("a few", "few"),
+    ("at least three", "at most three"),
+    ("more than three", "less than three"),
+)
+
+
+@dataclass(frozen=True)
+class MonotonicitySuiteSpec:
+    """Parameters of the monotonicity suite (see the module docstring)."""
+
+    n: int = 20_000
+    seed: int = 0
+    max_depth: int = 5
+    protocols: tuple[str, ...] = PROTOCOLS
+    pool: Path | None = None  # an existing pool instead of drawing n pairs
+    permutations: int = 3
+    anchors: tuple[str, ...] = ("r1",)
+    groups: tuple[tuple[str, ...], ...] = QUANTIFIER_GROUPS
+    systematicity_depth: int = 1
+    folds: int = 3
+    dev_fraction: float = 0.05
+    localism_test_fraction: float = 0.1
+    export: bool = False
+
+    def check(self) -> None:
+        unknown = sorted(set(self.protocols) - set(PROTOCOLS))
+        if unknown or not self.protocols:
+            raise GenerationError(f"unknown protocols {unknown}; choose from {list(PROTOCOLS)}.")
+        grouped = [quantifier for group in self.groups for quantifier in group]
+        if sorted(grouped) != sorted(QUANTIFIERS):
+            raise GenerationError(
+                f"quantifier groups must cover each of {list(QUANTIFIERS)} exactly once, got "
+                f"{[list(group) for group in self.groups]}."
+            )
+        if not 0 <= self.dev_fraction < 1 or not 0 < self.localism_test_fraction < 1:
+            raise GenerationError("the dev and localism test fractions must lie in [0, 1).")
+        if self.permutations < 1 or self.folds < 2:
+            raise GenerationError("need at least 1 permutation and 2 folds.")
+
+    def describe(self) -> dict[str, Any]:
+        data = {key: getattr(self, key) for key in self.__dataclass_fields__}
+        data["pool"] = str(self.pool) if self.pool else None
+        data["groups"] = [list(group) for group in self.groups]
+        data["protocols"] = list(self.protocols)
+        data["anchors"] = list(self.anchors)
+        return data
+
+
+@dataclass(frozen=True)
+class ProtocolSplit:
+    """One split of a protocol, before it is written."""
+
+    name: str
+    split: Split
+    description: str
+
+
+def build(
+    out: Path,
+    spec: MonotonicitySuiteSpec,
+    *,
+    overwrite: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Write the suite folder (pool, one split per test, README.md, manifest.json)."""
+    spec.check()
+    say = progress or (lambda message: None)
+    language = get_language("monotonicity")
+    with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
+        records, pool_info = _pool(spec, language.version)
+        writer.write_records(
+            "examples.jsonl", records, "the pool: premise/hypothesis pairs with gold labels"
+        )
+        say(f"pool of {len(records):,} pairs")
+        for test in protocol_splits(records, spec):
+            writer.add_test(
+                test.name,
+                kind="accuracy",
+                split=test.split,
+                pool="examples.jsonl",
+                records=records,
+                description=test.description,
+            )
+        say(f"{len(writer.tests):,} splits")
+        header = {
+            "suite": "monotonicity",
+            "language": language.name,
+            "grammar_version": language.version,
+            "seed": spec.seed,
+            "parameters": spec.describe(),
+            "pool": pool_info,
+        }
+        return writer.finish(header, "Monotonicity suite (Yanaka et al. 2020)", _INTRODUCTION)
+
+
+_INTRODUCTION = (
+    "Premise/hypothesis pairs of the `monotonicity` language (input `premise ||| hypothesis`, "
+    "output `entailment` or `non-entailment`) and the four protocols of Yanaka et al. (2020) "
+    "as splits: protocol-I systematicity of predicate replacements (S_k/T_k per quantifier-"
+    "group order and test variant), protocol-II systematicity of embedding quantifiers, "
+    "protocol-III productivity, protocol-IV localism. A pair and its reverse are always in "
+    "the same part. Check the pool's labels with `symcomp verify examples.jsonl`."
+)
+
+
+def _pool(spec: MonotonicitySuiteSpec, version: str) -> tuple[list[Record], dict[str, Any]]:
+    if spec.pool is not None:
+        records = load_records(spec.pool)
+        missing = [i + 1 for i, r in enumerate(records[:1000]) if "pair" not in r.get("meta", {})]
+        if missing:
+            raise DataError(
+                f"{spec.pool}: line {missing[0]} has no meta.pair; give a pool written by "
+                f"`symcomp generate monotonicity`."
+            )
+        return records, {"source": str(spec.pool), "pairs": len(records)}
+    stats = PairStats()
+    pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, spec.max_depth + 1)))
+    records = [pair.record("monotonicity", version) for pair in iter_pairs(pairs, stats)]
+    return records, {"generated": pairs.describe(), "filters": stats.describe()}
+
+
+def protocol_splits(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
+    """Every split of the requested protocols, in protocol order."""
+    builders = {"I": protocol_one, "II": protocol_two, "III": protocol_three, "IV": protocol_four}
+    for protocol in PROTOCOLS:
+        if protocol in spec.protocols:
+            yield from builders[protocol](records, spec)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _meta(record: Record) -> Mapping[str, Any]:
+    meta = record.get("meta")
+    if not isinstance(meta, Mapping):
+        raise DataError(f"record {record.get('id')} has no meta; not a monotonicity pool.")
+    return meta
+
+
+def _holdout(
+    records: Sequence[Record], indices: Sequence[int], fraction: float, rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """Split ``indices`` into (kept, held out) by whole pairs, ``fraction`` held out."""
+    by_pair: dict[Any, list[int]] = defaultdict(list)
+    for index in indices:
+        by_pair[_meta(records[index])["pair"]].append(index)
+    keys = sorted(by_pair, key=str)
+    chosen = set(sample(rng, keys, round(fraction * len(keys))))
+    kept = sorted(i for key in keys if key not in chosen for i in by_pair[key])
+    held = sorted(i for key in chosen for i in by_pair[key])
+    return kept, held
+
+
+def _sizes_by_depth(records: Sequence[Record], indices: Sequence[int]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for index in indices:
+        counts[str(_meta(records[index])["depth"])] += 1
+    return dict(sorted(counts.items()))
+
+
+# -- protocol I ----------------------------------------------------------------------------------
+
+
+def orders(
+    groups: Sequence[tuple[str, ...]], count: int, rng: random.Random
+) -> list[tuple[tuple[str, ...], ...]]:
+    """``count`` distinct orders of the groups (all of them when there are fewer)."""
+    every = list(itertools.permutations(groups))
+    if count >= len(every):
+        return every
+    return shuffled(rng, every)[:count]
+
+
+def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[ProtocolSplit]:
+    rng = rng_for(spec.seed, "protocol-I")
+    by_variant: dict[str, list[int]] = defaultdict(list)
+    for index, record in enumerate(records):
+        meta = _meta(record)
+        if meta["depth"] == spec.systematicity_depth:
+            by_variant[meta["variant"]].append(index)
+
+    def quantifier(index: int) -> str:
+        return str(_meta(records[index])["path"][-1])
+
+    def phenomenon(index: int) -> str:
+        return str(_meta(records[index])["phenomenon"])
+
+    for number, order in enumerate(orders(spec.groups, spec.permutations, rng), start=1):
+        for anchor in spec.anchors:
+            for k in range(1, len(order)):
+                seen = {q for group in order[:k] for q in group}
+                train = [
+                    i
+                    for i in by_variant["plain"]
+                    if quantifier(i) in seen or phenomenon(i) == anchor
+                ]
+                train, dev = _holdout(records, train, spec.dev_fraction, rng)
+                for variant in VARIANTS:
+                    test = [
+                        i
+                        for i in by_variant[variant]
+                        if quantifier(i) not in seen and phenomenon(i) != anchor
+                    ]
+                    meta = {
+                        "protocol": "I",
+                        "order": [list(group) for group in order],
+                        "k": k,
+                        "seen_quantifiers": sorted(seen),
+                        "anchor": anchor,
+                        "test_variant": variant,
+                        "depth": spec.systematicity_depth,
+                    }
+                    yield ProtocolSplit(
+                        f"protocol-I/{anchor}/order{number}/S{k}/{variant}",
+                        Split.of(train, dev, test, meta),
+                        f"systematicity of predicate replacements: train on quantifiers "
+                        f"{sorted(seen)} with every replacement and every quantifier with "
+                        f"{anchor}; test the other combinations ({variant} sentences)",
+                    )
+
+
+# -- protocol II ---------------------------------------------------------------------------------
+
+
+def protocol_two(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[ProtocolSplit]:
+    rng = rng_for(spec.seed, "protocol-II")
+    rank = {quantifier: number for number, quantifier in enumerate(QUANTIFIERS)}
+    singles, embedded = [], []
+    for index, record in enumerate(records):
+        meta = _meta(record)
+        if meta["variant"] != "plain":
+            continue
+        if meta["depth"] == 1:
+            singles.append(index)
+        elif meta["depth"] == 2 and meta["position"] == "subject" and meta["level"] == 1:
+            embedded.append(index)
+    combination = {i: tuple(str(q) for q in _meta(records[i])["path"][:2]) for i in embedded}
+    for fold in range(spec.folds):
+        held = sorted(
+            (a, b)
+            for a in QUANTIFIERS
+            for b in QUANTIFIERS
+            if (rank[a] + rank[b]) % spec.folds == fold
+        )
+        held_set = set(held)
+        test = [i for i in embedded if combination[i] in held_set]
+        train = sorted(singles + [i for i in embedded if combination[i] not in held_set])
+        train, dev = _holdout(records, train, spec.dev_fraction, rng)
+        meta = {"protocol": "II", "fold": fold, "held_out": [list(pair) for pair in held]}
+        yield ProtocolSplit(
+            f"protocol-II/fold{fold}",
+            Split.of(train, dev, test, meta),
+            f"systematicity of embedding quantifiers: {len(held)} (outer, embedded) quantifier "
+            f"combinations held out of the depth-2 pairs",
+        )
+
+
+# -- protocols III and IV ------------------------------------------------------------------------
+
+
+def _depths(records: Sequence[Record]) -> dict[int, list[int]]:
+    by_depth: dict[int, list[int]] = defaultdict(list)
+    for index, record in enumerate(records):
+        by_depth[int(_meta(record)["depth"])].append(index)
+    return dict(sorted(by_depth.items()))
+
+
+def protocol_three(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
+    rng = rng_for(spec.seed, "protocol-III")
+    by_depth = _depths(records)
+    deepest = max(by_depth)
+    for i in range(deepest - 1):
+        train = sorted(x for d, xs in by_depth.items() if d <= i + 1 for x in xs)
+        test = sorted(x for d, xs in by_depth.items() if d > i + 1 for x in xs)
+        train, dev = _holdout(records, train, spec.dev_fraction, rng)
+        meta = {
+            "protocol": "III",
+            "train_depths": [d for d in by_depth if d <= i + 1],
+            "test_depths": [d for d in by_depth if d > i + 1],
+            "test_sizes_by_depth": _sizes_by_depth(records, test),
+        }
+        yield ProtocolSplit(
+            f"protocol-III/train-depth-1-{i + 1}",
+            Split.of(train, dev, test, meta),
+            f"productivity: train on depths <= {i + 1}, test on deeper ones",
+        )
+
+
+def protocol_four(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
+    rng = rng_for(spec.seed, "protocol-IV")
+    by_depth = _depths(records)
+    for depth in [d for d in by_depth if d >= 2]:
+        kept, held = _holdout(records, by_depth[depth], spec.localism_test_fraction, rng)
+        train, dev = _holdout(records, kept, spec.dev_fraction, rng)
+        test = sorted(held + [x for d, xs in by_depth.items() if d < depth for x in xs])
+        meta = {
+            "protocol": "IV",
+            "train_depth": depth,
+            "test_depths": [d for d in by_depth if d <= depth],
+            "test_sizes_by_depth": _sizes_by_depth(records, test),
+        }
+        yield ProtocolSplit(
+            f"protocol-IV/train-depth-{depth}",
+            Split.of(train, dev, test, meta),
+            f"localism: train on depth {depth}, test on depths <= {depth} (held-out pairs of "
+            f"depth {depth} and every shallower pair)",
+        )

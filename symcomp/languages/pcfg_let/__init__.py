@@ -1,0 +1,1 @@
+"""PCFG-LET (Neely & Talha 2020): list-edit programs, localism and systematicity."""

@@ -1,0 +1,174 @@
+"""The PCFG-LET suite (Neely & Talha 2020): task, localism and three systematicity splits.
+
+task
+    random 85/5/10 over the pool.
+localism
+    the task split plus the unrolled records of the test programs (PCFG SET's record format).
+systematicity/mirror_E, systematicity/mirror_7_13, systematicity/mirror_union
+    over a second pool drawn with the reduced vocabulary of the paper's systematicity
+    experiments (items 1..27, and ``E`` as a list item with the same probability as a number,
+    as the authors' notebook does when testing systematicity): ``mirror`` never co-occurs in
+    train with (1) ``E``, (2) the numbers 7 or 13, (3) ``union``; the test holds every program
+    where it does. The rest is split 85:5 into train and dev.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from symcomp.core.language import Language
+from symcomp.core.registry import get_language
+from symcomp.data.generate import PoolSpec, generate
+from symcomp.data.splits import Split, random_split
+from symcomp.suites.common import Record, load_records, rng_for, tokens
+from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.unroll import record_lines, unroll_record
+
+PARTNERS: dict[str, tuple[str, ...]] = {
+    "mirror_E": ("E",),
+    "mirror_7_13": ("7", "13"),
+    "mirror_union": ("union",),
+}
+
+
+@dataclass(frozen=True)
+class PcfgLetSuiteSpec:
+    """Parameters of the PCFG-LET suite."""
+
+    n: int = 100_000
+    seed: int = 0
+    fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
+    vocabulary: int = 27
+    systematicity_n: int | None = None  # default: n
+    jobs: int = 1
+    export: bool = True
+
+    def describe(self) -> dict[str, Any]:
+        data = {key: getattr(self, key) for key in self.__dataclass_fields__}
+        data.pop("jobs")
+        return data
+
+
+def reduced(language: Language, vocabulary: int) -> Language:
+    """PCFG-LET with items 1..vocabulary and ``E`` as a possible list item."""
+    words = ("E", *(str(i) for i in range(1, vocabulary + 1)))
+    return language.variant(language.name, lexicon={"ITEM": words})
+
+
+def build(
+    out: Path,
+    spec: PcfgLetSuiteSpec,
+    *,
+    overwrite: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Build the suite into ``out``; return its manifest."""
+    language = get_language("pcfg-let")
+    say = progress or (lambda message: None)
+    with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
+        say("generating the pool")
+        pool_manifest = _pool(language, writer, "examples.jsonl", spec.n, spec.seed, spec.jobs)
+        records = load_records(writer.path("examples.jsonl"))
+        writer.describe("examples.jsonl", "the shared pool of PCFG-LET programs")
+        task = random_split(
+            len(records),
+            fractions=spec.fractions,
+            seed=rng_for(spec.seed, "task"),
+            meta={"method": "random"},
+        )
+        writer.add_test(
+            "task",
+            kind="accuracy",
+            split=task,
+            pool="examples.jsonl",
+            records=records,
+            description="random split of the pool",
+        )
+        say("building localism")
+        writer.write_text(
+            "localism/unrolled_test.tsv",
+            (
+                line
+                for i in task.test
+                for line in record_lines(unroll_record(language, records[i]["input"]))
+            ),
+            "unrolled test programs (PCFG SET's record format)",
+        )
+        writer.add_test(
+            "localism",
+            kind="localism",
+            split=task,
+            pool="examples.jsonl",
+            records=records,
+            aux={"unrolled": "localism/unrolled_test.tsv"},
+            description="the task split; a model is run step by step on the unrolled test programs",
+        )
+        say("building systematicity")
+        small = reduced(language, spec.vocabulary)
+        pool_path = "systematicity/examples.jsonl"
+        _pool(small, writer, pool_path, spec.systematicity_n or spec.n, spec.seed + 1, spec.jobs)
+        small_records = load_records(writer.path(pool_path))
+        writer.describe(pool_path, f"a pool with items 1..{spec.vocabulary} and E as a list item")
+        for name, partners in PARTNERS.items():
+            split = _co_occurrence_split(small_records, partners, spec, name)
+            writer.add_test(
+                f"systematicity/{name}",
+                kind="accuracy",
+                split=split,
+                pool=pool_path,
+                records=small_records,
+                description=f"mirror never with {' or '.join(partners)} in train",
+            )
+        header = {
+            "suite": "pcfg-let",
+            "language": language.name,
+            "grammar_version": language.version,
+            "grammar_sha256": language.grammar.sha256,
+            "seed": spec.seed,
+            "parameters": spec.describe(),
+            "pool": {key: pool_manifest[key] for key in ("parameters", "limits", "filters")},
+        }
+        return writer.finish(header, "PCFG-LET test suite", INTRODUCTION)
+
+
+INTRODUCTION = (
+    "PCFG-LET's tests (Neely & Talha 2020), built by `symcomp suite pcfg-let`. Every "
+    "`split.json` indexes the pool named in its `meta.pool` (CFQ layout)."
+)
+
+
+def _pool(
+    language: Language, writer: SuiteWriter, relative: str, n: int, seed: int, jobs: int
+) -> dict[str, Any]:
+    folder = writer.path(f".pool-{seed}/x").parent
+    manifest = generate(language, folder, PoolSpec(n=n, seed=seed), jobs=jobs, overwrite=True)
+    (folder / "examples.jsonl").replace(writer.path(relative))
+    (folder / "manifest.json").unlink()
+    folder.rmdir()
+    return manifest
+
+
+def _co_occurrence_split(
+    records: list[Record], partners: tuple[str, ...], spec: PcfgLetSuiteSpec, name: str
+) -> Split:
+    test: list[int] = []
+    rest: list[int] = []
+    for index, record in enumerate(records):
+        words = set(tokens(record))
+        (test if "mirror" in words and words & set(partners) else rest).append(index)
+    rng = rng_for(spec.seed, f"systematicity-{name}")
+    rng.shuffle(rest)
+    n_dev = round(len(rest) * spec.fractions[1] / (spec.fractions[0] + spec.fractions[1]))
+    return Split.of(
+        sorted(rest[n_dev:]),
+        sorted(rest[:n_dev]),
+        test,
+        {
+            "method": "mirror co-occurrence held out",
+            "partners": list(partners),
+            "vocabulary": spec.vocabulary,
+        },
+    )

@@ -1,0 +1,1 @@
+"""PCFG SET (Hupkes et al. 2020): string-edit programs and their five tests."""

@@ -1,0 +1,1 @@
+"""SCAN (Lake & Baroni 2018): navigation commands and their published splits."""

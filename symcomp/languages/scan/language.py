@@ -1,0 +1,77 @@
+"""SCAN (Lake & Baroni 2018): commands such as ``jump around left twice`` to actions.
+
+The interpretation is the paper's: ``x twice`` repeats, ``x1 and x2`` concatenates, ``x1 after
+x2`` puts ``x2`` first, ``u left`` turns then acts, ``u opposite left`` turns twice then acts,
+``u around left`` turns and acts four times; ``turn`` alone only turns.
+
+>>> language = build()
+>>> language.interpret("jump around left after walk")
+'I_WALK I_TURN_LEFT I_JUMP I_TURN_LEFT I_JUMP I_TURN_LEFT I_JUMP I_TURN_LEFT I_JUMP'
+>>> language.interpret("turn opposite right")
+'I_TURN_RIGHT I_TURN_RIGHT'
+"""
+
+from __future__ import annotations
+
+from symcomp.core.language import Language
+from symcomp.core.resources import load_grammar
+from symcomp.core.semantics import Semantics
+
+Actions = list[str]
+
+
+NAME = "scan"
+
+
+class ScanSemantics(Semantics):
+    """Meaning of a SCAN command: the list of actions."""
+
+    def walk(self, children: list[Actions]) -> Actions:
+        return ["I_WALK"]
+
+    def look(self, children: list[Actions]) -> Actions:
+        return ["I_LOOK"]
+
+    def run(self, children: list[Actions]) -> Actions:
+        return ["I_RUN"]
+
+    def jump(self, children: list[Actions]) -> Actions:
+        return ["I_JUMP"]
+
+    def turn(self, children: list[Actions]) -> Actions:
+        return []
+
+    def left(self, children: list[Actions]) -> Actions:
+        return ["I_TURN_LEFT"]
+
+    def right(self, children: list[Actions]) -> Actions:
+        return ["I_TURN_RIGHT"]
+
+    def directed(self, children: list[Actions]) -> Actions:
+        action, direction = children
+        return direction + action
+
+    def opposite(self, children: list[Actions]) -> Actions:
+        action, direction = children
+        return direction + direction + action
+
+    def around(self, children: list[Actions]) -> Actions:
+        action, direction = children
+        return (direction + action) * 4
+
+    def twice(self, children: list[Actions]) -> Actions:
+        return children[0] * 2
+
+    def thrice(self, children: list[Actions]) -> Actions:
+        return children[0] * 3
+
+    def conjoin(self, children: list[Actions]) -> Actions:
+        return children[0] + children[1]
+
+    def after(self, children: list[Actions]) -> Actions:
+        return children[1] + children[0]
+
+
+def build() -> Language:
+    """The ``scan`` language from the packaged grammar."""
+    return Language("scan", load_grammar("scan", "scan"), ScanSemantics)
