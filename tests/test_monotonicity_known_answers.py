@@ -5,7 +5,8 @@ import pytest
 import symcomp
 from symcomp.core.resources import prover_file
 from symcomp.languages.monotonicity.language import read_axioms
-from symcomp.logic.prover import Problem, make_prover
+from symcomp.logic.backends import make_prover
+from symcomp.logic.prover import Problem
 
 FILE = "monotonicity/known_answers.tsv"
 

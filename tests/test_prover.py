@@ -3,9 +3,10 @@
 import pytest
 
 from symcomp.errors import SymcompError
+from symcomp.logic.backends import make_prover
 from symcomp.logic.fol import to_smtlib, to_tptp
 from symcomp.logic.lambda_terms import parse_formula as f
-from symcomp.logic.prover import Label, Problem, Refutation, decide, make_prover
+from symcomp.logic.prover import Label, Problem, Refutation, decide
 from symcomp.logic.prover_e import EProver
 
 AXIOMS = (

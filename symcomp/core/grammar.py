@@ -31,8 +31,9 @@ import lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.grammar import Rule
 
+from symcomp._util import did_you_mean
 from symcomp.core.grammar_source import RuleSource, scan_rules
-from symcomp.core.sidecar import Sidecar, did_you_mean
+from symcomp.core.sidecar import Sidecar
 from symcomp.errors import GrammarError, ParseError
 
 _AUX_REPEAT = re.compile(r"^__(?P<rule>.+)_(?P<op>plus|star)_\d+$")

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 
+from symcomp._util import did_you_mean
 from symcomp.core.language import Language
-from symcomp.core.sidecar import did_you_mean
 from symcomp.errors import LanguageNotFoundError, SymcompError
 
 Factory = Callable[[], Language]

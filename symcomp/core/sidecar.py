@@ -39,15 +39,15 @@ Sections
 
 from __future__ import annotations
 
-import difflib
 import math
 import random
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from symcomp._util import did_you_mean
 from symcomp.errors import GrammarError
 
 SECTIONS = (
@@ -70,16 +70,6 @@ _SECTION_KEYS: dict[str, tuple[str, ...] | None] = {
     "uniqueness": ("tokens_of",),
     "naturalize": ("groups", "target"),
 }
-
-
-def did_you_mean(word: str, candidates: Sequence[str] | set[str]) -> str:
-    """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``.
-
-    >>> did_you_mean("apend", ["append", "prepend"])
-    " (did you mean 'append'?)"
-    """
-    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from symcomp.core.sidecar import did_you_mean
+from symcomp._util import did_you_mean
 from symcomp.errors import GrammarError, SemanticsError
 from symcomp.logic.fol import Formula, Term, canonical
 

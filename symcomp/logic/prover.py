@@ -11,7 +11,8 @@ Every backend runs the same two refutations and combines them with :func:`decide
 2. axioms + premises + ``hypothesis`` unsatisfiable ⇒ the hypothesis is contradicted.
 
 Backends: ``z3`` (:mod:`symcomp.logic.prover_z3`, the default) and ``eprover``
-(:mod:`symcomp.logic.prover_e`, the E theorem prover through TPTP, for cross-checking). NLTK's own
+(:mod:`symcomp.logic.prover_e`, the E theorem prover through TPTP, for cross-checking), made
+by name with :func:`symcomp.logic.backends.make_prover`. NLTK's own
 provers are not used: they are unsound for this purpose.
 
 >>> decide(Refutation.PROVED, Refutation.CONSISTENT)
@@ -27,11 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from symcomp.core.sidecar import did_you_mean
-from symcomp.errors import SymcompError
 from symcomp.logic.fol import Formula, signature
 
-PROVERS = ("z3", "eprover")
 DEFAULT_TIMEOUT_MS = 5000
 HYPOTHESIS = "hypothesis"
 NEGATED_HYPOTHESIS = "negated_hypothesis"
@@ -131,23 +129,6 @@ def inconsistent_reason(entailment: Refutation, contradiction: Refutation) -> st
     if entailment is Refutation.PROVED and contradiction is Refutation.PROVED:
         return "the premises contradict the axioms, so every hypothesis follows"
     return ""
-
-
-def make_prover(name: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Prover:
-    """The backend called ``name`` (``z3`` or ``eprover``) with a per-problem timeout."""
-    if timeout_ms < 1:
-        raise SymcompError(f"the timeout must be at least 1 ms, got {timeout_ms}.")
-    if name == "z3":
-        from symcomp.logic.prover_z3 import Z3Prover
-
-        return Z3Prover(timeout_ms=timeout_ms)
-    if name == "eprover":
-        from symcomp.logic.prover_e import EProver
-
-        return EProver(timeout_ms=timeout_ms)
-    raise SymcompError(
-        f"unknown prover {name!r}{did_you_mean(name, PROVERS)}; provers: {', '.join(PROVERS)}."
-    )
 
 
 def ordered_names(names: Iterable[str], order: Iterable[str]) -> tuple[str, ...]:

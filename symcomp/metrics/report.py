@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.errors import DataError
@@ -36,7 +37,6 @@ from symcomp.metrics.values import pair_report, value_report
 from symcomp.suites.reading import Suite
 from symcomp.suites.unroll import read_records
 
-Record = dict[str, Any]
 ModelFactory = Callable[[ModelContext], Model]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import torch
 
+from symcomp._util import Record
 from symcomp.data.artifacts import atomic_writer, write_json
 from symcomp.data.safe_paths import check_name
 from symcomp.errors import DataError, OutputError
@@ -44,7 +45,6 @@ from symcomp.version import __version__
 
 FORMAT = "symcomp-run"
 RUNSET = "runs.json"
-Record = dict[str, Any]
 
 
 def is_run(path: Path) -> bool:

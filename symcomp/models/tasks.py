@@ -21,13 +21,13 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
+from symcomp._util import Record
 from symcomp.models.data import length_batches, pad_sequences
 from symcomp.models.decoding import decode
 from symcomp.models.trees import Node, TreeBatch
 from symcomp.models.vocab import BOS, EOS, IGNORE, PAD, UNK, Labels, Vocab, tokenize
 
 log = logging.getLogger(__name__)
-Record = dict[str, Any]
 PAIR_SEPARATOR = "|||"
 
 

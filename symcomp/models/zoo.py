@@ -13,15 +13,15 @@ model, train, task, head order (write ``head.hidden`` to reach the head's).
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import types
 import typing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from torch import nn
 
+from symcomp._util import did_you_mean
 from symcomp.errors import SymcompError
 from symcomp.models.bert import BertConfig, BertEncoder
 from symcomp.models.bow import BagOfWords, BagOfWordsConfig
@@ -107,7 +107,7 @@ class RunConfig:
 def model_spec(name: str) -> ModelSpec:
     if name not in MODELS:
         raise SymcompError(
-            f"unknown model {name!r}{_suggest(name, MODELS)}; use one of {', '.join(MODELS)}."
+            f"unknown model {name!r}{did_you_mean(name, MODELS)}; use one of {', '.join(MODELS)}."
         )
     return MODELS[name]
 
@@ -161,7 +161,7 @@ def _parse_set(item: str, classes: dict[str, type]) -> tuple[str, str, Any]:
         if name in fields:
             return candidate, name, _convert(text.strip(), hints[name], item)
     known = sorted({f.name for c in candidates for f in dataclasses.fields(classes[c])})
-    raise SymcompError(f"--set {item!r}: unknown key {name!r}{_suggest(name, known)}.")
+    raise SymcompError(f"--set {item!r}: unknown key {name!r}{did_you_mean(name, known)}.")
 
 
 def _convert(text: str, hint: Any, item: str) -> Any:
@@ -183,11 +183,6 @@ def _convert(text: str, hint: Any, item: str) -> Any:
         return hint(text)
     except ValueError:
         raise SymcompError(f"--set {item!r}: {text!r} is not a {hint.__name__}.") from None
-
-
-def _suggest(name: str, options: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(options), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 # -- building ------------------------------------------------------------------------------------

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.core.example import content_id
 from symcomp.core.language import Language
 from symcomp.data.artifacts import read_examples
 
-Record = dict[str, Any]
 MEASURES = ("length", "depth", "functions")
 
 

@@ -33,8 +33,6 @@ from symcomp.errors import DataError, OutputError
 from symcomp.suites.format import FORMAT, TestEntry
 from symcomp.version import __version__
 
-Record = dict[str, Any]
-
 
 class SuiteWriter:
     """Assemble a suite in a temporary folder; :meth:`finish` moves it into place.

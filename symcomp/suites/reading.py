@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.data.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
 from symcomp.data.safe_paths import confined
 from symcomp.data.splits import Split
 from symcomp.errors import DataError
 from symcomp.suites.format import TestEntry
-
-Record = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.core.registry import get_language
 from symcomp.core.sampler import Rejected
 from symcomp.data.splits import Split
@@ -46,7 +47,7 @@ from symcomp.languages.arithmetic.language import (
     to_prefix,
     value,
 )
-from symcomp.suites.common import Record, make_record, rng_for
+from symcomp.suites.common import make_record, rng_for
 from symcomp.suites.folder import SuiteWriter
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")

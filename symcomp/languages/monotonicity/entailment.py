@@ -26,10 +26,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from symcomp.core.sidecar import did_you_mean
+from symcomp._util import did_you_mean
 from symcomp.errors import ParseError, SymcompError
+from symcomp.logic.backends import make_prover
 from symcomp.logic.fol import Formula
-from symcomp.logic.prover import Label, Problem, make_prover
+from symcomp.logic.prover import Label, Problem
 from symcomp.verify import Check, CrossCheck, Status, VerifyOptions, depth_group, invalid, row_id
 from symcomp.verify.rows import Row
 

@@ -35,12 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.core.registry import get_language
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, GenerationError
 from symcomp.languages.monotonicity.lexicon import QUANTIFIERS
 from symcomp.languages.monotonicity.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
-from symcomp.suites.common import Record, load_records, rng_for
+from symcomp.suites.common import load_records, rng_for
 from symcomp.suites.folder import SuiteWriter
 
 PROTOCOLS = ("I", "II", "III", "IV")

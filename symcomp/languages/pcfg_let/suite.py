@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
-from symcomp.suites.common import Record, load_records, rng_for, tokens
+from symcomp.suites.common import load_records, rng_for, tokens
 from symcomp.suites.folder import SuiteWriter
 from symcomp.suites.unroll import record_lines, unroll_record
 

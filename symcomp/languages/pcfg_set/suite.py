@@ -38,6 +38,7 @@ from typing import Any
 
 from lark import Tree
 
+from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.resources import grammar_file
@@ -47,7 +48,6 @@ from symcomp.data.splits import Split, random_split
 from symcomp.errors import GenerationError
 from symcomp.languages.pcfg_set.language import BINARY, UNARY
 from symcomp.suites.common import (
-    Record,
     contains_any,
     has_adjacent,
     load_records,
