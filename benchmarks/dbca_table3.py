@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import symcomp
-from symcomp.data.generate import PoolSpec
+from symcomp.data.generate import PoolSpec, write_pool
 from symcomp.data.splits import write_split
 from symcomp.dbca.baselines import SplitSizes
 from symcomp.dbca.mcd import McdConfig
@@ -46,7 +46,7 @@ def make_pool(language: str, n: int, seed: int, folder: Path) -> Path:
         else PoolSpec(n=n, seed=seed, with_dag=True)
     )
     if not (folder / "examples.jsonl").is_file():
-        lang.write_pool(folder, spec, overwrite=True)
+        write_pool(lang, folder, spec, overwrite=True)
     return folder
 
 

@@ -25,6 +25,7 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import tempfile  # noqa: E402
@@ -35,7 +36,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 import symcomp  # noqa: E402
-from symcomp.data.generate import PoolSpec, generate  # noqa: E402
+from symcomp.data.generate import PoolSpec, generate, write_pool  # noqa: E402
 from symcomp.dbca.baselines import SplitSizes  # noqa: E402
 from symcomp.dbca.compounds import CompoundSpec, Dag, extract  # noqa: E402
 from symcomp.dbca.divergence import compound_divergence  # noqa: E402
@@ -208,7 +209,7 @@ def main() -> None:
         cfq_pool = Path(folder) / "cfq"
         cfq_n = 20_000 if args.quick else args.cfq_n
         _, generation = timed(
-            symcomp.get_language("cfq").write_pool,
+            functools.partial(write_pool, symcomp.get_language("cfq")),
             cfq_pool,
             PoolSpec(n=cfq_n, seed=0, with_dag=True),
         )

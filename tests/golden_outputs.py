@@ -70,11 +70,17 @@ def compute(language: str, work: Path) -> dict[str, Any]:
     generate, suite, split = CASES[language]
     pool = work / "pool"
     _cli("generate", language, "--seed", "0", *generate, "--out", str(pool))
-    record: dict[str, Any] = {"examples.jsonl": _sha((pool / "examples.jsonl").read_bytes())}
+    manifest = json.loads((pool / "manifest.json").read_text(encoding="utf-8"))
+    record: dict[str, Any] = {
+        "examples.jsonl": _sha((pool / "examples.jsonl").read_bytes()),
+        "manifest_format": manifest["format"],  # file formats are part of the contract too
+    }
     if suite is not None:
         folder = work / "suite"
         _cli("suite", language, *suite, "--out", str(folder))
-        files = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["files"]
+        suite_manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        files = suite_manifest["files"]
+        record["suite_format"] = suite_manifest["format"]
         record["suite"] = {
             name: entry["sha256"] for name, entry in sorted(files.items()) if name != "README.md"
         }

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 import symcomp
-from symcomp.data.generate import PoolSpec
+from symcomp.data.generate import PoolSpec, write_pool
 from symcomp.dbca.compounds import Dag, compound_counts
 from symcomp.dbca.features import dag_features
 from symcomp.dbca.subsample import complexity_quotas, subsample
@@ -94,7 +94,7 @@ def test_dag_adds_knowledge_and_resolution_rules():
 
 
 def test_with_dag_pools_store_the_extended_dag(tmp_path):
-    manifest = CFQ.write_pool(tmp_path / "p", PoolSpec(n=40, seed=3, with_dag=True))
+    manifest = write_pool(CFQ, tmp_path / "p", PoolSpec(n=40, seed=3, with_dag=True))
     lines = (tmp_path / "p" / "examples.jsonl").read_text().splitlines()
     assert len(lines) == 40 == manifest["subsampling"]["kept"]
     for line in lines:
@@ -106,8 +106,8 @@ def test_with_dag_pools_store_the_extended_dag(tmp_path):
 
 def test_pools_are_subsampled_uniformly_and_reproducibly(tmp_path):
     spec = PoolSpec(n=600, seed=11)
-    first = CFQ.write_pool(tmp_path / "a", spec)
-    CFQ.write_pool(tmp_path / "b", spec, jobs=2)
+    first = write_pool(CFQ, tmp_path / "a", spec)
+    write_pool(CFQ, tmp_path / "b", spec, jobs=2)
     text = (tmp_path / "a" / "examples.jsonl").read_text()
     assert text == (tmp_path / "b" / "examples.jsonl").read_text()
     sub = first["subsampling"]
@@ -162,7 +162,7 @@ def test_rebuilt_dags_equal_stored_dags(tmp_path):
     from symcomp.dbca.split import PoolData
 
     for name, with_dag in (("stored", True), ("rebuilt", False)):
-        CFQ.write_pool(tmp_path / name, PoolSpec(n=150, seed=8, with_dag=with_dag))
+        write_pool(CFQ, tmp_path / name, PoolSpec(n=150, seed=8, with_dag=with_dag))
     stored = PoolData.read(tmp_path / "stored").features
     rebuilt = PoolData.read(tmp_path / "rebuilt").features
     assert stored.compound_names == rebuilt.compound_names

@@ -171,7 +171,7 @@ def test_max_depth_bounds_the_depths(run, tmp_path):
     "args, message",
     [
         (("--n", "7"), "even number"),
-        (("--all",), "give --n N"),
+        (("--all",), "give --n (even)"),
         (("--n", "10", "--with-dag"), "--with-dag is not supported"),
     ],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -24,8 +25,29 @@ class UserError(click.ClickException):
     exit_code = EXIT_USAGE
 
 
-class SymcompGroup(click.Group):
-    """A click group that turns symcomp's errors into :class:`UserError`."""
+_PARAMETER = re.compile(r"`([a-z][a-z0-9_]*)`")
+
+
+def in_flags(message: str, command: click.Command) -> str:
+    """A library message with its parameter names (written `name`) as this command's flags.
+
+    The library speaks in its own parameter names; only the command line knows the flags.
+
+    >>> every = click.Option(["--all", "enumerate_all"], is_flag=True)
+    >>> command = click.Command("x", params=[every])
+    >>> in_flags("give `n` or `enumerate_all`", command)
+    'give n or --all'
+    """
+    flags = {
+        param.name: max(param.opts, key=len)
+        for param in command.params
+        if isinstance(param, click.Option) and param.name
+    }
+    return _PARAMETER.sub(lambda match: flags.get(match.group(1), match.group(1)), message)
+
+
+class SymcompCommand(click.Command):
+    """A command whose symcomp errors become :class:`UserError` (exit 2), in its flags."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from symcomp.errors import SymcompError
@@ -33,7 +55,22 @@ class SymcompGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SymcompError as error:
-            raise UserError(str(error)) from None
+            raise UserError(in_flags(str(error), self)) from None
+
+
+class SymcompGroup(click.Group):
+    """A click group whose commands (and subgroups) are symcomp commands."""
+
+    command_class = SymcompCommand
+    group_class = type  # subgroups are SymcompGroups too
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from symcomp.errors import SymcompError
+
+        try:
+            return super().invoke(ctx)
+        except SymcompError as error:
+            raise UserError(in_flags(str(error), self)) from None
 
 
 @click.group(cls=SymcompGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -77,7 +77,7 @@ def generate(
 ) -> None:
     """Write a pool of LANGUAGE examples to OUT/examples.jsonl with a manifest."""
     from symcomp.core.resources import grammar_file
-    from symcomp.data.generate import PoolSpec
+    from symcomp.data.generate import PoolSpec, write_pool
     from symcomp.data.naturalize import LengthDepthTarget
 
     lang = language_argument(language)
@@ -109,7 +109,7 @@ def generate(
         else (lang.sampler.count() if enumerate_all and lang.is_finite() else None)
     )
     with progress(ctx, total, f"{language}") as step:
-        manifest = lang.write_pool(out, spec, jobs=jobs, overwrite=overwrite, progress=step)
+        manifest = write_pool(lang, out, spec, jobs=jobs, overwrite=overwrite, progress=step)
     record = manifest["files"]["examples.jsonl"]
     filters = manifest["filters"]
     rejected = ", ".join(f"{k} {v:,}" for k, v in filters["rejected"].items()) or "none"

@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 from lark import Tree
 
-from symcomp.core.derivation import tree_to_dag, tree_to_node_link
+from symcomp._util import Record
 
 ID_HEX_DIGITS = 16  # 64 bits: collisions are negligible below billions of examples
 
@@ -61,20 +60,7 @@ class Example:
     ) -> Example:
         return cls(content_id(language, version, text), text, output, dict(meta), tree)
 
-    def dag(self) -> nx.DiGraph:
-        """The rule-application DAG (see :mod:`symcomp.core.derivation` for the schema)."""
-        if self.tree is None:
-            raise ValueError(f"example {self.id} carries no derivation tree")
-        return tree_to_dag(self.tree)
-
-    def to_json(self, with_dag: bool = False) -> dict[str, Any]:
-        """The JSON object of one ``examples.jsonl`` line."""
-        record: dict[str, Any] = {
-            "id": self.id,
-            "input": self.input,
-            "output": self.output,
-            "meta": dict(self.meta),
-        }
-        if with_dag and self.tree is not None:
-            record["derivation"] = tree_to_node_link(self.tree)
-        return record
+    def to_json(self) -> Record:
+        """The JSON object of one ``examples.jsonl`` line, without its derivation (the
+        language adds that: :meth:`symcomp.core.language.Language.record`)."""
+        return {"id": self.id, "input": self.input, "output": self.output, "meta": dict(self.meta)}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +35,8 @@ import networkx as nx
 from lark import Tree
 from lark.exceptions import VisitError
 
-from symcomp.core.derivation import tree_metrics, tree_to_dag
+from symcomp._util import Record
+from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
 from symcomp.core.grammar import Grammar
 from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
@@ -43,8 +44,10 @@ from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
 from symcomp.errors import GenerationError, SemanticsError, SymcompError
 
-if TYPE_CHECKING:
-    from symcomp.data.generate import PoolSpec
+if TYPE_CHECKING:  # the types of hooks that higher layers call (no runtime import)
+    from symcomp.data.generate import PoolWriter
+    from symcomp.suites.builder import SuiteBuilder
+    from symcomp.verify import Checker, VerifyOptions
 
 Seed = int | random.Random | None
 MAX_SAMPLE_ATTEMPTS = 100_000
@@ -187,7 +190,7 @@ class Language:
     def derivation_dag(self, source: str | Tree[Any]) -> nx.DiGraph:
         """The rule-application DAG of an input text or tree (:mod:`symcomp.core.derivation`)."""
         tree = self.parse(source) if isinstance(source, str) else source
-        return tree_to_dag(tree)
+        return node_link_to_dag(self.node_link(tree))
 
     def measure(self, tree: Tree[Any], length: int) -> dict[str, int]:
         """Metadata of a derivation: input length, depth, number of functions."""
@@ -207,6 +210,14 @@ class Language:
         measures = dict(meta) if meta is not None else self.measure(tree, len(text.split()))
         measures["output_length"] = len(output.split())
         return Example.create(self.name, self.version, text, output, measures, tree)
+
+    def record(self, example: Example, *, with_dag: bool = False) -> Record:
+        """The ``examples.jsonl`` line of an example; ``with_dag`` adds its ``derivation``
+        (:meth:`node_link` of its tree)."""
+        record = example.to_json()
+        if with_dag and example.tree is not None:
+            record["derivation"] = self.node_link(example.tree)
+        return record
 
     # -- sampling --------------------------------------------------------------------------
 
@@ -311,25 +322,35 @@ class Language:
                 rule_units.append(unit)
         return {rule: rule_units for rule, rule_units in units.items() if len(rule_units) > 1}
 
-    # -- pools -----------------------------------------------------------------------------
+    # -- hooks: what generic code asks a language (override to change) --------------------
 
-    def write_pool(
-        self,
-        out: Path,
-        spec: PoolSpec,
-        *,
-        jobs: int = 1,
-        overwrite: bool = False,
-        progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
-        """Write ``out/examples.jsonl`` and ``out/manifest.json``; return the manifest.
+    def node_link(self, tree: Tree[Any]) -> Record:
+        """The rule-application DAG of a derivation, in node-link form.
 
-        ``symcomp generate`` calls this. The default is :func:`symcomp.data.generate.generate`;
-        a language whose records have another shape (NLI pairs, say) overrides it.
+        Every DAG symcomp builds goes through here: ``--with-dag`` derivations, DBCA atoms and
+        compounds of parsed inputs, :meth:`derivation_dag`. The default is the derivation tree
+        (:func:`symcomp.core.derivation.tree_to_node_link`); a language whose meaning adds rule
+        applications (cfq's knowledge and resolution rules) returns a larger DAG in the same
+        schema.
         """
-        from symcomp.data.generate import generate
+        return tree_to_node_link(tree)
 
-        return generate(self, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
+    def pool_writer(self) -> PoolWriter | None:
+        """How ``symcomp generate`` writes a pool of this language; None: the generic writer
+        (:func:`symcomp.data.generate.generate`). A language whose pools are drawn another way
+        (cfq subsamples by complexity) or whose records have another shape (NLI pairs) returns
+        its own function with the same signature."""
+        return None
+
+    def make_checker(self, options: VerifyOptions) -> Checker | None:
+        """How ``symcomp verify`` checks a row of this language; None: recompute the output
+        (``output == interpret(input)``). NLI languages prove labels, numeric ones compare
+        values. The checker must be a pure function of the row and ``options``."""
+        return None
+
+    def suite_builder(self) -> SuiteBuilder | None:
+        """The language's test suite (``symcomp suite NAME``), or None when it has none."""
+        return None
 
     # -- finite languages ------------------------------------------------------------------
 

@@ -81,7 +81,7 @@ def export(pool: Path, fmt: str, out: Path | None = None, *, overwrite: bool = F
     write_json(
         target / MANIFEST,
         {
-            "format": f"symcomp.data.export.{fmt}/1",
+            "format": f"symcomp.export.{fmt}/1",
             "source": {"pool": str(pool), "manifest": manifest.get("files", {})},
             "language": manifest.get("language"),
             "grammar_version": manifest.get("grammar_version"),

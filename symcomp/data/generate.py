@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lark import Tree
 
@@ -38,7 +38,22 @@ from symcomp.errors import GenerationError
 from symcomp.version import __version__
 
 CHUNK = 1000
-FORMAT = "symcomp.data.pool/1"
+FORMAT = "symcomp.pool/1"
+
+
+class PoolWriter(Protocol):
+    """Writes a pool of a language into ``out``; returns the manifest (see :func:`generate`)."""
+
+    def __call__(
+        self,
+        language: Language,
+        out: Path,
+        spec: PoolSpec,
+        *,
+        jobs: int = 1,
+        overwrite: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,21 @@ class PoolSpec:
             "max_length": self.max_length,
             "naturalize": self.naturalize.describe() if self.naturalize else None,
         }
+
+
+def write_pool(
+    language: Language,
+    out: Path,
+    spec: PoolSpec,
+    *,
+    jobs: int = 1,
+    overwrite: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Write a pool of ``language`` the language's way (:meth:`Language.pool_writer`, by
+    default :func:`generate`); return the manifest. ``symcomp generate`` calls this."""
+    writer = language.pool_writer() or generate
+    return writer(language, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
 
 
 def generate(
@@ -173,7 +203,7 @@ def _serialise_chunk(chunk: Chunk) -> list[str]:
 def _serialise(
     language: Language, tree: Tree[Any], text: str, meta: dict[str, int], with_dag: bool
 ) -> str:
-    record = language.example_from_tree(tree, text, meta).to_json(with_dag=with_dag)
+    record = language.record(language.example_from_tree(tree, text, meta), with_dag=with_dag)
     return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

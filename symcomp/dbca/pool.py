@@ -2,7 +2,7 @@
 
 A pool line's DAG is its ``derivation`` (pools written with ``--with-dag``) or, when absent, is
 rebuilt by parsing ``input`` with the language named in the pool's ``manifest.json``
-(``Language.derivation_dag``). A line that has neither is a :class:`DataError` naming the line.
+(``Language.node_link``). A line that has neither is a :class:`DataError` naming the line.
 
 >>> import symcomp
 >>> options = FeatureOptions(compounds="ngrams")
@@ -128,20 +128,8 @@ def pool_dags(
 
 
 def _rebuilt_dag(language: Language, text: str) -> Dag:
-    """The DAG of a parsed input, without building a networkx graph when avoidable.
-
-    A language that keeps :meth:`Language.derivation_dag` has the plain derivation tree as its
-    DAG; one that extends it may offer ``derivation_node_link(tree)`` (cfq does).
-    """
-    from symcomp.core.language import Language as BaseLanguage
-
-    tree = language.parse(text)
-    if type(language).derivation_dag is BaseLanguage.derivation_dag:
-        return Dag.from_tree(tree)
-    node_link = getattr(language, "derivation_node_link", None)
-    if callable(node_link):
-        return Dag.from_node_link(node_link(tree))
-    return Dag.from_networkx(language.derivation_dag(tree))
+    """The DAG of a parsed input: the language's :meth:`Language.node_link` of its tree."""
+    return Dag.from_node_link(language.node_link(language.parse(text)))
 
 
 def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:

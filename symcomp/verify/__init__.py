@@ -5,8 +5,9 @@
 
 The extension point
 -------------------
-A language chooses how its rows are checked by defining ``make_checker(options)`` (a
-:class:`Checker` factory taking :class:`VerifyOptions`); :func:`checker_for` calls it.
+A language chooses how its rows are checked with the hook
+:meth:`~symcomp.core.language.Language.make_checker` (a :class:`Checker` for the given
+:class:`VerifyOptions`, or None); :func:`checker_for` calls it.
 Languages without one are checked by :class:`RecomputeChecker`: ``output ==
 interpret(input)``, which covers every seq2seq language (SCAN, PCFG SET, PCFG-LET ...). The
 monotonicity language proves entailment labels instead (its ``EntailmentChecker``);
@@ -120,12 +121,8 @@ class Checker(Protocol):
 
 
 def checker_for(language: Language, options: VerifyOptions) -> Checker:
-    """The language's own checker (``make_checker``), else recomputation."""
-    make = getattr(language, "make_checker", None)
-    if callable(make):
-        checker: Checker = make(options)
-        return checker
-    return RecomputeChecker(language, options)
+    """The language's own checker (:meth:`Language.make_checker`), else recomputation."""
+    return language.make_checker(options) or RecomputeChecker(language, options)
 
 
 def invalid(row: Row, message: str, row_id: str = "") -> Check:

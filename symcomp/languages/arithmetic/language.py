@@ -23,7 +23,7 @@ import random
 from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
@@ -32,6 +32,10 @@ from symcomp.core.resources import load_grammar
 from symcomp.core.sampler import Derivation, Rejected, Table
 from symcomp.core.semantics import Semantics
 from symcomp.errors import DataError, ParseError
+
+if TYPE_CHECKING:
+    from symcomp.suites.builder import SuiteBuilder
+    from symcomp.verify import Checker, VerifyOptions
 
 NAME = "arithmetic"
 ADD, MUL = "+", "×"
@@ -61,7 +65,13 @@ class Arithmetic(Language):
 
     decompose_probability = 0.5
 
-    def make_checker(self, options: Any) -> ArithmeticChecker:
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite arithmetic``: :mod:`symcomp.languages.arithmetic.suite`."""
+        from symcomp.languages.arithmetic.suite import suite_builder
+
+        return suite_builder()
+
+    def make_checker(self, options: VerifyOptions) -> Checker | None:
         """``symcomp verify`` checks arithmetic data with sympy (see :class:`ArithmeticChecker`)."""
         return ArithmeticChecker(options)
 

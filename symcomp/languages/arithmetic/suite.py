@@ -26,7 +26,7 @@ a sub-expression present in-domain.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from symcomp.languages.arithmetic.language import (
     to_prefix,
     value,
 )
+from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import make_record, rng_for
 from symcomp.suites.folder import SuiteWriter
 
@@ -58,12 +59,16 @@ MAX_DRAWS_PER_EXPRESSION = 2_000
 class ArithmeticSuiteSpec:
     """Sizes and bounds of the partitions (defaults: the paper's)."""
 
-    seed: int = 0
-    in_domain: int = 24_000
-    generalisation: int = 12_000
+    seed: int = option(0, "Seed of every partition.")
+    in_domain: int = option(
+        24_000, "In-domain expressions per partition (split 90/10 into train and dev).", minimum=10
+    )
+    generalisation: int = option(
+        12_000, "Generalisation expressions per partition (the test).", minimum=10
+    )
     dev_fraction: float = 0.1
     productivity_split: int = 3
-    export: bool = True
+    export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
     def describe(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self.__dataclass_fields__}
@@ -130,6 +135,35 @@ def canonical(expr: Expr) -> str:
 
 
 # -- building -------------------------------------------------------------------------------
+
+
+def suite_builder() -> SuiteBuilder:
+    """``symcomp suite arithmetic``: the partitions, then their Table 1 statistics."""
+    return SuiteBuilder(
+        "CobA's five partitions with their Table 1 statistics.",
+        ArithmeticSuiteSpec,
+        build,
+        summary=format_table1,
+    )
+
+
+def format_table1(manifest: Mapping[str, Any]) -> str:
+    """The CobA paper's Table 1, one row per partition and set."""
+    header = (
+        f"{'partition':<15}{'set':<16}{'mean value':>11}{'ops min/mean/max':>18}"
+        f"{'% mixed':>9}{'% swapped in':>14}{'% sub-expr in':>15}"
+    )
+    lines = ["", "Table 1", header, "-" * len(header)]
+    for name, entry in manifest["tests"].items():
+        for part, stats in entry["meta"]["statistics"].items():
+            ops = stats["operators"]
+            lines.append(
+                f"{name:<15}{part:<16}{stats['mean_value']:>11.2f}"
+                f"{ops['min']:>8}/{ops['mean']:>5.2f}/{ops['max']:<3}"
+                f"{stats['mixed_parity_percent']:>9.1f}{stats['swapped_in_domain_percent']:>14.1f}"
+                f"{stats['sub_expressions_in_domain_percent']:>15.1f}"
+            )
+    return "\n".join(lines)
 
 
 def build(

@@ -7,7 +7,7 @@ editor , and star``); outputs are SPARQL queries in CFQ's normalised form (see
 Conjunctions distribute as in CFQ: every verb of a verb list applies to every object of an
 object list, and every role of a role list to the possessor.
 
-The derivation DAG (:meth:`CfqLanguage.derivation_dag`, and the ``derivation`` written by
+The derivation DAG (:meth:`CfqLanguage.node_link`, and the ``derivation`` written by
 ``--with-dag``) adds knowledge and resolution rules to the grammar rules
 (:mod:`symcomp.languages.cfq.dag`).
 
@@ -38,11 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from lark import Tree
 
-from symcomp.core.derivation import node_link_to_dag
-from symcomp.core.example import Example
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
@@ -61,7 +58,7 @@ from symcomp.languages.cfq.logic import (
 )
 
 if TYPE_CHECKING:
-    from symcomp.data.generate import PoolSpec
+    from symcomp.data.generate import PoolSpec, PoolWriter
 
 NAME = "cfq"
 OVERSAMPLE = 2  # draw this many times the pool size, then subsample (Keysers et al. 2020, §4)
@@ -270,61 +267,42 @@ class CfqSemantics(Semantics):
     participle_pair = object_pair
 
 
-@dataclass(frozen=True)
-class CfqExample(Example):
-    """A cfq example whose DAG (and ``derivation`` record) has knowledge and resolution nodes."""
-
-    def dag(self) -> nx.DiGraph:
-        if self.tree is None:
-            raise ValueError(f"example {self.id} carries no derivation tree")
-        return node_link_to_dag(cfq_node_link(self.tree))
-
-    def to_json(self, with_dag: bool = False) -> dict[str, Any]:
-        record = super().to_json(with_dag=False)
-        if with_dag and self.tree is not None:
-            record["derivation"] = cfq_node_link(self.tree)
-        return record
-
-
 class CfqLanguage(Language):
     """The cfq language: extended DAGs and CFQ-style subsampled pools."""
 
-    def derivation_dag(self, source: str | Tree[Any]) -> nx.DiGraph:
-        tree = self.parse(source) if isinstance(source, str) else source
-        return node_link_to_dag(cfq_node_link(tree))
-
-    def derivation_node_link(self, tree: Tree[Any]) -> dict[str, Any]:
-        """The extended DAG in node-link form (what ``--with-dag`` writes)."""
+    def node_link(self, tree: Tree[Any]) -> dict[str, Any]:
+        """The extended DAG: grammar, knowledge and resolution rules
+        (:mod:`symcomp.languages.cfq.dag`)."""
         return cfq_node_link(tree)
 
-    def example_from_tree(self, tree: Tree[Any], text: str, meta: Any = None) -> Example:
-        output = self.render(self.evaluate(tree))
-        measures = dict(meta) if meta is not None else self.measure(tree, len(text.split()))
-        measures["output_length"] = len(output.split())
-        return CfqExample.create(self.name, self.version, text, output, measures, tree)
+    def pool_writer(self) -> PoolWriter:
+        """Draw :data:`OVERSAMPLE` × n questions, subsample n (uniform complexity, max
+        entropy): :func:`write_cfq_pool`."""
+        return write_cfq_pool
 
-    def write_pool(
-        self,
-        out: Path,
-        spec: PoolSpec,
-        *,
-        jobs: int = 1,
-        overwrite: bool = False,
-        progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
-        """Draw :data:`OVERSAMPLE` × n questions, subsample n (uniform complexity, max entropy)."""
-        from symcomp.languages.cfq.subsampled_pool import write_subsampled_pool
 
-        return write_subsampled_pool(
-            self,
-            out,
-            spec,
-            oversample=OVERSAMPLE,
-            keep=well_formed,
-            jobs=jobs,
-            overwrite=overwrite,
-            progress=progress,
-        )
+def write_cfq_pool(
+    language: Language,
+    out: Path,
+    spec: PoolSpec,
+    *,
+    jobs: int = 1,
+    overwrite: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """A CFQ-style pool: subsampled from twice as many well-formed questions."""
+    from symcomp.languages.cfq.subsampled_pool import write_subsampled_pool
+
+    return write_subsampled_pool(
+        language,
+        out,
+        spec,
+        oversample=OVERSAMPLE,
+        keep=well_formed,
+        jobs=jobs,
+        overwrite=overwrite,
+        progress=progress,
+    )
 
 
 LIST_HEADS = frozenset(

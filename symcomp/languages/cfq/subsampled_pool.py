@@ -148,7 +148,7 @@ def _serialise_chunk(chunk: list[tuple[Tree[Any] | Encoded, str, dict[str, int]]
     results = []
     for tree, text, meta in chunk:
         full = tree if isinstance(tree, Tree) else decode_tree(tree)
-        record = language.example_from_tree(full, text, meta).to_json(with_dag=True)
+        record = language.record(language.example_from_tree(full, text, meta), with_dag=True)
         derivation = record["derivation"] if state["with_dag"] else record.pop("derivation")
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         results.append((line, Dag.from_node_link(derivation)))

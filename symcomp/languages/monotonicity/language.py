@@ -27,8 +27,9 @@ from symcomp.errors import GenerationError
 from symcomp.logic.fol import Formula, to_text
 
 if TYPE_CHECKING:
-    from symcomp.data.generate import PoolSpec
+    from symcomp.data.generate import PoolSpec, PoolWriter
     from symcomp.logic.lambda_terms import LambdaLexicon, Value
+    from symcomp.suites.builder import SuiteBuilder
     from symcomp.verify import Checker, VerifyOptions
 
 NAME = "monotonicity"
@@ -158,56 +159,67 @@ class MonotonicitySemantics(Semantics):
 class MonotonicityLanguage(Language):
     """The monotonicity language: pair pools for ``generate``, a prover checker for ``verify``."""
 
-    def write_pool(
-        self,
-        out: Path,
-        spec: PoolSpec,
-        *,
-        jobs: int = 1,
-        overwrite: bool = False,
-        progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
-        """Write premise/hypothesis pairs (see :mod:`symcomp.languages.monotonicity.pairs`).
+    def pool_writer(self) -> PoolWriter:
+        """Pools of premise/hypothesis pairs: :func:`write_pair_pool`."""
+        return write_pair_pool
 
-        ``--n`` pairs (even: each base pair comes with its reverse) at depths
-        1..``--max-depth`` (default 5). Drawing is one fast seeded stream, so ``jobs`` does
-        not matter and the bytes are the same for any value.
-        """
-        from symcomp.languages.monotonicity.pairs import PairSpec, write_pairs
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite monotonicity``: :mod:`symcomp.languages.monotonicity.suite`."""
+        from symcomp.languages.monotonicity.suite import suite_builder
 
-        unsupported = [
-            flag
-            for flag, used in (
-                ("--all", spec.enumerate_all),
-                ("--naturalize", spec.naturalize is not None),
-                ("--with-dag", spec.with_dag),
-                ("--max-length", spec.max_length is not None),
-            )
-            if used
-        ]
-        if unsupported or spec.n is None:
-            raise GenerationError(
-                f"monotonicity pools are sampled pairs: give --n N (even) and optionally "
-                f"--seed and --max-depth; {', '.join(unsupported) or '--n'} "
-                f"{'is' if len(unsupported) <= 1 else 'are'} not supported."
-            )
-        max_depth = spec.max_depth or self.grammar.sidecar.max_depth or 5
-        pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, max_depth + 1)))
-        return write_pairs(
-            out,
-            pairs,
-            language=self.name,
-            version=self.version,
-            grammar_sha256=self.grammar.sha256,
-            overwrite=overwrite,
-            progress=progress,
-        )
+        return suite_builder()
 
-    def make_checker(self, options: VerifyOptions) -> Checker:
+    def make_checker(self, options: VerifyOptions) -> Checker | None:
         """The ``symcomp verify`` checker: parse, compose, prove, compare labels."""
         from symcomp.languages.monotonicity.entailment import EntailmentChecker
 
         return EntailmentChecker(self, read_axioms(), options)
+
+
+def write_pair_pool(
+    language: Language,
+    out: Path,
+    spec: PoolSpec,
+    *,
+    jobs: int = 1,
+    overwrite: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Write premise/hypothesis pairs (see :mod:`symcomp.languages.monotonicity.pairs`).
+
+    ``spec.n`` pairs (even: each base pair comes with its reverse) at depths
+    1..``spec.max_depth`` (default 5). Drawing is one fast seeded stream, so ``jobs`` does
+    not matter and the bytes are the same for any value.
+    """
+    from symcomp.languages.monotonicity.pairs import PairSpec, write_pairs
+
+    unsupported = [
+        f"`{name}`"
+        for name, used in (
+            ("enumerate_all", spec.enumerate_all),
+            ("naturalize", spec.naturalize is not None),
+            ("with_dag", spec.with_dag),
+            ("max_length", spec.max_length is not None),
+        )
+        if used
+    ]
+    if unsupported or spec.n is None:
+        raise GenerationError(
+            f"monotonicity pools are sampled pairs: give `n` (even) and optionally `seed` and "
+            f"`max_depth`; {', '.join(unsupported) or '`n`'} "
+            f"{'is' if len(unsupported) <= 1 else 'are'} not supported."
+        )
+    max_depth = spec.max_depth or language.grammar.sidecar.max_depth or 5
+    pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, max_depth + 1)))
+    return write_pairs(
+        out,
+        pairs,
+        language=language.name,
+        version=language.version,
+        grammar_sha256=language.grammar.sha256,
+        overwrite=overwrite,
+        progress=progress,
+    )
 
 
 def read_axioms() -> tuple[tuple[str, Formula], ...]:

@@ -68,7 +68,7 @@ from symcomp.languages.monotonicity.lexicon import (
 )
 from symcomp.version import __version__
 
-FORMAT = "symcomp.languages.monotonicity.entailment-pool/1"
+FORMAT = "symcomp.nli.entailment-pool/1"
 SEPARATOR = " ||| "  # between premise and hypothesis in a record's `input`
 VARIANT_WEIGHTS = {"plain": 0.55, "adverb_first": 0.15, "place_first": 0.15, "object": 0.15}
 POLARITIES = ("up", "down")

@@ -39,8 +39,9 @@ from symcomp._util import Record
 from symcomp.core.registry import get_language
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, GenerationError
-from symcomp.languages.monotonicity.lexicon import QUANTIFIERS
+from symcomp.languages.monotonicity.lexicon import PHENOMENA, QUANTIFIERS
 from symcomp.languages.monotonicity.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
+from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for
 from symcomp.suites.folder import SuiteWriter
 
@@ -59,19 +60,40 @@ QUANTIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
 class MonotonicitySuiteSpec:
     """Parameters of the monotonicity suite (see the module docstring)."""
 
-    n: int = 20_000
-    seed: int = 0
-    max_depth: int = 5
-    protocols: tuple[str, ...] = PROTOCOLS
-    pool: Path | None = None  # an existing pool instead of drawing n pairs
-    permutations: int = 3
-    anchors: tuple[str, ...] = ("r1",)
+    n: int = option(20_000, "Pairs to draw (unless `pool`).", minimum=2)
+    seed: int = option(0, "Seed of the pool and of every split.")
+    max_depth: int = option(5, "Deepest embedding of the pairs drawn.", minimum=2, maximum=9)
+    protocols: tuple[str, ...] = option(
+        PROTOCOLS,
+        "Protocols to build (repeatable): I systematicity of predicate replacements, II of "
+        "embedding quantifiers, III productivity, IV localism; all: every one.",
+        name="protocol",
+        choices=(*PROTOCOLS, "all"),
+    )
+    pool: Path | None = option(
+        None, "Use this monotonicity pool (folder or examples.jsonl) instead of drawing `n` pairs."
+    )
+    permutations: int = option(
+        3,
+        "Protocol I: seeded orders of the quantifier groups (scores average over them).",
+        minimum=1,
+    )
+    anchors: tuple[str, ...] = option(
+        ("r1",),
+        "Protocol I: replacement seen with every quantifier (repeatable).",
+        name="anchor",
+        choices=tuple(PHENOMENA),
+    )
     groups: tuple[tuple[str, ...], ...] = QUANTIFIER_GROUPS
     systematicity_depth: int = 1
-    folds: int = 3
+    folds: int = option(3, "Protocol II: folds of the quantifier pairs.", minimum=2)
     dev_fraction: float = 0.05
     localism_test_fraction: float = 0.1
-    export: bool = False
+    export: bool = option(False, "Write .tsv/.src/.tgt files per split.")
+
+    def __post_init__(self) -> None:
+        if "all" in self.protocols:  # the frozen dataclass's own normalisation
+            object.__setattr__(self, "protocols", PROTOCOLS)
 
     def check(self) -> None:
         unknown = sorted(set(self.protocols) - set(PROTOCOLS))
@@ -104,6 +126,15 @@ class ProtocolSplit:
     name: str
     split: Split
     description: str
+
+
+def suite_builder() -> SuiteBuilder:
+    """``symcomp suite monotonicity``."""
+    return SuiteBuilder(
+        "Monotonicity inference (Yanaka et al. 2020): protocols I-IV over one pool of pairs.",
+        MonotonicitySuiteSpec,
+        build,
+    )
 
 
 def build(

@@ -43,13 +43,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
+
+if TYPE_CHECKING:
+    from symcomp.suites.builder import SuiteBuilder
 
 Items = list[int]
 EMPTY = "E"
@@ -126,6 +129,12 @@ class PcfgLet(Language):
             first = node.children[0] if node.children else None
             if isinstance(first, Tree) and first.data == "numbers":
                 yield (str(node.data), tuple(str(token) for token in first.children))
+
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite pcfg-let``: :mod:`symcomp.languages.pcfg_let.suite`."""
+        from symcomp.languages.pcfg_let.suite import suite_builder
+
+        return suite_builder()
 
 
 def build() -> Language:

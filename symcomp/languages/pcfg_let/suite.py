@@ -24,6 +24,7 @@ from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
+from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for, tokens
 from symcomp.suites.folder import SuiteWriter
 from symcomp.suites.unroll import record_lines, unroll_record
@@ -39,13 +40,19 @@ PARTNERS: dict[str, tuple[str, ...]] = {
 class PcfgLetSuiteSpec:
     """Parameters of the PCFG-LET suite."""
 
-    n: int = 100_000
-    seed: int = 0
+    n: int = option(
+        100_000, "Pool size (also of the systematicity pool unless `systematicity_n`).", minimum=100
+    )
+    seed: int = option(0, "Seed of the pools and of every split.")
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
-    vocabulary: int = 27
-    systematicity_n: int | None = None  # default: n
-    jobs: int = 1
-    export: bool = True
+    vocabulary: int = option(
+        27, "Items 1..V in the systematicity pool (the paper: 27).", minimum=13
+    )
+    systematicity_n: int | None = option(
+        None, "Systematicity pool size (default: `n`).", minimum=100
+    )
+    jobs: int = option(1, "Worker processes (the suite is identical for any value).", minimum=1)
+    export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
     def describe(self) -> dict[str, Any]:
         data = {key: getattr(self, key) for key in self.__dataclass_fields__}
@@ -57,6 +64,15 @@ def reduced(language: Language, vocabulary: int) -> Language:
     """PCFG-LET with items 1..vocabulary and ``E`` as a possible list item."""
     words = ("E", *(str(i) for i in range(1, vocabulary + 1)))
     return language.variant(language.name, lexicon={"ITEM": words})
+
+
+def suite_builder() -> SuiteBuilder:
+    """``symcomp suite pcfg-let``."""
+    return SuiteBuilder(
+        "PCFG-LET's task, localism and three systematicity splits (Neely & Talha 2020).",
+        PcfgLetSuiteSpec,
+        build,
+    )
 
 
 def build(

@@ -14,9 +14,14 @@ mean.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
+
+if TYPE_CHECKING:
+    from symcomp.suites.builder import SuiteBuilder
 
 Seq = list[str]
 
@@ -74,6 +79,16 @@ UNARY = ("copy", "reverse", "shift", "echo", "swap_first_last", "repeat")
 BINARY = ("append", "prepend", "remove_first", "remove_second")
 
 
+class PcfgSet(Language):
+    """PCFG SET, with its five compositionality tests as its suite."""
+
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite pcfg-set``: :mod:`symcomp.languages.pcfg_set.suite`."""
+        from symcomp.languages.pcfg_set.suite import suite_builder
+
+        return suite_builder()
+
+
 def build() -> Language:
     """The ``pcfg-set`` language from the packaged grammar."""
-    return Language("pcfg-set", load_grammar("pcfg-set", "pcfg_set"), PcfgSetSemantics)
+    return PcfgSet("pcfg-set", load_grammar("pcfg-set", "pcfg_set"), PcfgSetSemantics)

@@ -38,7 +38,7 @@ from typing import Any
 
 from lark import Tree
 
-from symcomp._util import Record
+from symcomp._util import Record, did_you_mean
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.resources import grammar_file
@@ -47,6 +47,7 @@ from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.splits import Split, random_split
 from symcomp.errors import GenerationError
 from symcomp.languages.pcfg_set.language import BINARY, UNARY
+from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import (
     contains_any,
     has_adjacent,
@@ -87,28 +88,62 @@ EXCEPTION_RATIOS = (0.0001, 0.0005, 0.001, 0.005)
 class PcfgSetSuiteSpec:
     """Parameters of the PCFG SET suite (defaults: the paper's)."""
 
-    n: int = 100_000
-    seed: int = 0
-    naturalize: bool = True
+    n: int = option(100_000, "Pool size.", minimum=100)
+    seed: int = option(0, "Seed of the pool and of every split.")
+    naturalize: bool = option(True, "Draw the pool with PCFG SET's published length/depth profile.")
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
-    held_out_pairs: tuple[Pair, ...] = HELD_OUT_PAIRS
-    productivity_threshold: int = 8
+    held_out_pairs: tuple[Pair, ...] = option(
+        HELD_OUT_PAIRS,
+        'Held-out adjacent pairs for systematicity, e.g. "append repeat,echo shift" '
+        "(default: the paper's four).",
+        name="pairs",
+        parse=lambda text: parse_pairs(text),
+    )
+    productivity_threshold: int = option(
+        8, "Productivity: most functions in a training input.", name="threshold", minimum=1
+    )
     twinned: tuple[str, ...] = TWINNED
     primitive_fraction: float = 0.001
     exception_pairs: tuple[Pair, ...] = EXCEPTION_PAIRS
     exception_remap: Mapping[str, str] = field(default_factory=lambda: dict(EXCEPTION_REMAP))
     exception_ratios: tuple[float, ...] = EXCEPTION_RATIOS
-    per_function: int = 5000
+    per_function: int = option(5000, "Inputs per function in the per-function test.", minimum=1)
     string_lengths: tuple[int, int] = (2, 20)
     per_length: int = 53
-    jobs: int = 1
-    export: bool = True
+    jobs: int = option(1, "Worker processes (the suite is identical for any value).", minimum=1)
+    export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
     def describe(self) -> dict[str, Any]:
         data = {key: getattr(self, key) for key in self.__dataclass_fields__}
         data["exception_remap"] = dict(self.exception_remap)
         data.pop("jobs")
         return data
+
+
+def parse_pairs(text: str) -> tuple[Pair, ...]:
+    """Function pairs from ``"a b,c d"`` (each name a PCFG SET function).
+
+    >>> parse_pairs("append repeat, echo shift")
+    (('append', 'repeat'), ('echo', 'shift'))
+    """
+    pairs = []
+    for item in text.split(","):
+        words = item.split()
+        if len(words) != 2:
+            raise ValueError(f"a pair is two function names separated by a space, got {item!r}")
+        unknown = [word for word in words if word not in (*UNARY, *BINARY)]
+        if unknown:
+            hint = did_you_mean(unknown[0], UNARY + BINARY)
+            raise ValueError(f"{unknown[0]!r} is not a PCFG SET function{hint}")
+        pairs.append((words[0], words[1]))
+    return tuple(pairs)
+
+
+def suite_builder() -> SuiteBuilder:
+    """``symcomp suite pcfg-set``."""
+    return SuiteBuilder(
+        "PCFG SET's five tests (Hupkes et al. 2020) over one pool.", PcfgSetSuiteSpec, build
+    )
 
 
 def build(

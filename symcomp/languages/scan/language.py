@@ -13,9 +13,14 @@ x2`` puts ``x2`` first, ``u left`` turns then acts, ``u opposite left`` turns tw
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
+
+if TYPE_CHECKING:
+    from symcomp.suites.builder import SuiteBuilder
 
 Actions = list[str]
 
@@ -72,6 +77,16 @@ class ScanSemantics(Semantics):
         return children[1] + children[0]
 
 
+class Scan(Language):
+    """SCAN, with its published splits as its suite."""
+
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite scan``: :mod:`symcomp.languages.scan.suite`."""
+        from symcomp.languages.scan.suite import suite_builder
+
+        return suite_builder()
+
+
 def build() -> Language:
     """The ``scan`` language from the packaged grammar."""
-    return Language("scan", load_grammar("scan", "scan"), ScanSemantics)
+    return Scan("scan", load_grammar("scan", "scan"), ScanSemantics)

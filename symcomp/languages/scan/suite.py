@@ -29,6 +29,7 @@ from symcomp._util import Record
 from symcomp.core.registry import get_language
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
+from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for
 from symcomp.suites.folder import SuiteWriter
 
@@ -39,10 +40,10 @@ PRIMITIVES = ("walk", "look", "run", "jump")
 class ScanSuiteSpec:
     """Parameters of the SCAN suite (defaults: the published splits)."""
 
-    seed: int = 0
+    seed: int = option(0, "Seed of the simple split.")
     simple_train_fraction: float = 0.8
     length_cutoff: int = 22
-    export: bool = True
+    export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
     def describe(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self.__dataclass_fields__}
@@ -56,6 +57,11 @@ def contains(text: str, phrase: str) -> bool:
     """
     words, wanted = text.split(), phrase.split()
     return any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1))
+
+
+def suite_builder() -> SuiteBuilder:
+    """``symcomp suite scan``."""
+    return SuiteBuilder("SCAN's published splits rebuilt from the grammar.", ScanSuiteSpec, build)
 
 
 def build(
