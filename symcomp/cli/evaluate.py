@@ -13,7 +13,7 @@ from symcomp.cli.app import UserError, cli
 
 
 def _build_model(spec: str, context: Any) -> Any:
-    from symcomp.metrics.models import load_model
+    from symcomp.models.loading import load_model
 
     return load_model(spec, context)
 

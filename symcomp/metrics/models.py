@@ -1,7 +1,8 @@
 """Models as symcomp sees them: anything that maps a batch of inputs to predictions.
 
 A model is a callable ``list[str] -> list[str]`` or an object with such a ``predict`` method;
-users plug in their own (``--model my_module:predict`` or ``--model path/to/file.py:model``).
+users plug in their own (``my_module:predict`` or ``path/to/file.py:model``; resolving such a
+name, or a trained run, is :mod:`symcomp.models.loading`).
 Built-in reference points:
 
 ``oracle``
@@ -19,11 +20,8 @@ Built-in reference points:
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from symcomp.core.language import Language
@@ -130,63 +128,6 @@ def from_predictions(predictions: Predictions) -> Model:
         return found
 
     return predict
-
-
-def load_model(spec: str, context: ModelContext) -> Model:
-    """Resolve ``--model``: a built-in name, a run directory (``symcomp train --out``),
-    ``module:attribute`` or ``file.py:attribute``."""
-    if spec == "oracle":
-        return oracle(context.language, context.gold)
-    if spec == "copy-strings":
-        return copy_strings(context.language)
-    if spec == "copy-input":
-        return copy_input
-    if spec == "random-guess":
-        return random_guess
-    if spec == "constant-mean":
-        return constant_mean(context.train)
-    if Path(spec).is_dir():
-        return load_run_model(Path(spec))
-    location, _, attribute = spec.rpartition(":")
-    if not location or not attribute:
-        raise SymcompError(
-            f"unknown model {spec!r}; use one of {', '.join(BUILTIN)}, module:attribute or "
-            f"path/to/file.py:attribute (a callable list[str] -> list[str] or an object with "
-            f"predict)."
-        )
-    module = _import(location)
-    if not hasattr(module, attribute):
-        raise SymcompError(f"{location} has no attribute {attribute!r} (from --model {spec}).")
-    return checked(as_model(getattr(module, attribute), spec), spec)
-
-
-def load_run_model(path: Path, epoch: int | None = None) -> Model:
-    """The model of a run directory written by ``symcomp train`` (best epoch by default)."""
-    try:
-        from symcomp.models.runs import is_run, load_run
-    except ImportError as error:
-        raise SymcompError(
-            f"{path} is a folder: a trained run needs the models extra "
-            f"(pip install 'symcomp[models]'); {error}."
-        ) from None
-    if not is_run(path):
-        raise SymcompError(f"{path} is a folder but not a run written by symcomp train.")
-    return checked(as_model(load_run(path, epoch)), str(path))
-
-
-def _import(location: str) -> Any:
-    try:
-        if location.endswith(".py"):
-            path = Path(location)
-            module_spec = importlib.util.spec_from_file_location(f"symcomp_model_{path.stem}", path)
-            if module_spec is None or module_spec.loader is None or not path.is_file():
-                raise ImportError(f"no such file {location}")
-            module = importlib.util.module_from_spec(module_spec)
-            module_spec.loader.exec_module(module)
-            return module
-        return importlib.import_module(location)
-    except (ImportError, OSError, SyntaxError) as error:
-        raise SymcompError(f"cannot load model from {location!r}: {error}.") from None
 
 
 def batched(model: Model, inputs: Sequence[str], batch_size: int = 256) -> list[str]:

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.metrics.models import Model, ModelContext, load_run_model
+from symcomp.metrics.models import Model, ModelContext
 from symcomp.metrics.predictions import Predictions
 from symcomp.metrics.report import PredictionSource, evaluate_suite
+from symcomp.models.loading import load_run_model
 from symcomp.models.runs import checkpoint_models, is_runset, runs_for_tests
 from symcomp.suites.reading import Suite
 
