@@ -12,12 +12,11 @@ import symcomp
 from symcomp.cli import cli
 from symcomp.data.splits import read_split
 from symcomp.errors import DataError, ParseError
-from symcomp.languages.arithmetic.language import (
-    check_value,
+from symcomp.languages.arithmetic.checking import check_value, sympy_value
+from symcomp.languages.arithmetic.expressions import (
     decompositions,
     from_tree,
     operators,
-    sympy_value,
     to_infix,
     to_prefix,
 )

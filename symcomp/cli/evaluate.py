@@ -107,13 +107,13 @@ def evaluate(
 
 def _set_threads(threads: int) -> None:
     try:
-        import torch
+        from symcomp.models.device import set_threads
     except ImportError:
         raise UserError(
             "--threads sets torch's CPU threads, but torch is not installed; install the "
             'models extra: pip install -c constraints.txt -e ".[models]"'
         ) from None
-    torch.set_num_threads(threads)
+    set_threads(threads)
 
 
 def _run_card(

@@ -20,6 +20,11 @@ import torch
 from symcomp.errors import SymcompError
 
 
+def set_threads(threads: int) -> None:
+    """CPU threads of torch's operations in this process (``torch.set_num_threads``)."""
+    torch.set_num_threads(threads)
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     """``auto``: CUDA when present, else CPU; ``cuda`` without a GPU is an error."""
     if name == "auto":

@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
+from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.sampler import Rejected
 from symcomp.data.splits import Split
 from symcomp.errors import GenerationError
-from symcomp.languages.arithmetic.language import (
-    Arithmetic,
+from symcomp.languages.arithmetic.expressions import (
     Expr,
     from_tree,
     operator_kinds,
@@ -175,7 +175,6 @@ def build(
 ) -> dict[str, Any]:
     """Build the five partitions into ``out``; return the suite manifest."""
     language = get_language("arithmetic")
-    assert isinstance(language, Arithmetic)
     say = progress or (lambda message: None)
     with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
         for partition in PARTITIONS:
@@ -207,7 +206,7 @@ Pair = dict[str, Any]
 class _PartitionBuilder:
     """Draws unique expressions and sorts them into one partition's two sets."""
 
-    def __init__(self, language: Arithmetic, spec: ArithmeticSuiteSpec, partition: str) -> None:
+    def __init__(self, language: Language, spec: ArithmeticSuiteSpec, partition: str) -> None:
         self.language = language
         self.spec = spec
         self.partition = partition
@@ -322,7 +321,7 @@ class _PartitionBuilder:
         return generalisation, pairs
 
 
-def _parse(language: Arithmetic, text: str) -> Expr:
+def _parse(language: Language, text: str) -> Expr:
     return from_tree(language.parse(text))
 
 
@@ -330,7 +329,7 @@ def _depth(expr: Expr) -> int:
     return 0 if isinstance(expr, int) else 1 + max(_depth(expr[1]), _depth(expr[2]))
 
 
-def expression_record(language: Arithmetic, expr: Expr, **extra: Any) -> Record:
+def expression_record(language: Language, expr: Expr, **extra: Any) -> Record:
     """A pool record: prefix input, value output, and the measures partitions use."""
     text = to_prefix(expr)
     count = operators(expr)
@@ -351,7 +350,7 @@ def expression_record(language: Arithmetic, expr: Expr, **extra: Any) -> Record:
 
 def _write_partition(
     writer: SuiteWriter,
-    language: Arithmetic,
+    language: Language,
     spec: ArithmeticSuiteSpec,
     partition: str,
     in_domain: list[Expr],

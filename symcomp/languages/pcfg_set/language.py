@@ -75,8 +75,6 @@ class PcfgSetSemantics(Semantics):
     remove_second_twin = remove_second
 
 
-UNARY = ("copy", "reverse", "shift", "echo", "swap_first_last", "repeat")
-BINARY = ("append", "prepend", "remove_first", "remove_second")
 
 
 class PcfgSet(Language):

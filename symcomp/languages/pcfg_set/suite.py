@@ -46,7 +46,7 @@ from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.splits import Split, random_split
 from symcomp.errors import GenerationError
-from symcomp.languages.pcfg_set.language import BINARY, UNARY
+from symcomp.languages.pcfg_set.functions import BINARY, UNARY
 from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import (
     contains_any,
