@@ -88,7 +88,7 @@ def test_interpret_text_and_file(run, tmp_path):
         (("interpret", "scna", "walk"), "did you mean 'scan'"),
         (("interpret", "pcfg-set", "copy foo"), "unexpected character 'f'"),
         (("interpret", "pcfg-set"), "either TEXT or --file"),
-        (("generate", "pcfg-set", "--out", "x"), "either --n N"),
+        (("generate", "pcfg-set", "--out", "x"), "either --n (a random pool of n) or --all"),
         (("generate", "pcfg-set", "--n", "5", "--target", "t.json", "--out", "x"), "--naturalize"),
         (("generate", "pcfg-let", "--n", "5", "--naturalize", "--out", "x"), "pass --target"),
         (("generate", "scan", "--n", "30000", "--out", "x"), "only 20,910 sentences"),

@@ -89,8 +89,8 @@ def test_impossible_target_returns_best_effort(scan_subset):
     [
         (McdConfig(0, 10), "at least one train"),
         (McdConfig(10, 10**6), "exceed the pool"),
-        (McdConfig(10, 10, target_dc=1.5), "target-dc"),
-        (McdConfig(10, 10, max_da=-1), "max-da"),
+        (McdConfig(10, 10, target_dc=1.5), "`target_dc`"),
+        (McdConfig(10, 10, max_da=-1), "`max_da`"),
         (McdConfig(10, 10, removal_fraction=1.0), "removal fraction"),
         (McdConfig(10, 10, seeding="yes"), "seeding must be"),
     ],
@@ -135,7 +135,7 @@ def test_split_sizes_from_fractions():
         SplitSizes.from_fractions(100, 0.8, 0.3)
     with pytest.raises(DataError, match="at least one"):
         SplitSizes.from_fractions(3, 0.1, 0.1)
-    with pytest.raises(DataError, match="--test-frac"):
+    with pytest.raises(DataError, match="`test_frac`"):
         SplitSizes.from_fractions(100, 0.5, -0.1)
 
 

@@ -69,7 +69,7 @@ def test_impossible_pool_fails_and_writes_nothing(tmp_path):
 def test_existing_pool_is_not_overwritten_by_accident(tmp_path):
     generate(PCFG, tmp_path / "p", PoolSpec(n=10, seed=0))
     before = sha(tmp_path / "p/examples.jsonl")
-    with pytest.raises(OutputError, match="--overwrite"):
+    with pytest.raises(OutputError, match="`overwrite`"):
         generate(PCFG, tmp_path / "p", PoolSpec(n=10, seed=1))
     assert sha(tmp_path / "p/examples.jsonl") == before
     generate(PCFG, tmp_path / "p", PoolSpec(n=10, seed=1), overwrite=True)
@@ -91,5 +91,5 @@ def test_enumerate_requires_a_finite_language(tmp_path):
 
 
 def test_exactly_one_of_n_and_all(tmp_path):
-    with pytest.raises(GenerationError, match="either --n"):
+    with pytest.raises(GenerationError, match="either `n`"):
         generate(PCFG, tmp_path / "p", PoolSpec())

@@ -28,8 +28,10 @@ class UserError(click.ClickException):
 _PARAMETER = re.compile(r"`([a-z][a-z0-9_]*)`")
 
 
-def in_flags(message: str, command: click.Command) -> str:
-    """A library message with its parameter names (written `name`) as this command's flags.
+def in_flags(message: str, command: click.Command, root: click.Command | None = None) -> str:
+    """A library message with its parameter names (written `name`) as flags: this command's
+    first, else those of another command under ``root`` (e.g. `with_dag` of generate, named
+    in an error of split).
 
     The library speaks in its own parameter names; only the command line knows the flags.
 
@@ -38,12 +40,25 @@ def in_flags(message: str, command: click.Command) -> str:
     >>> in_flags("give `n` or `enumerate_all`", command)
     'give n or --all'
     """
-    flags = {
+    flags = {**(_all_flags(root) if root is not None else {}), **_flags(command)}
+    return _PARAMETER.sub(lambda match: flags.get(match.group(1), match.group(1)), message)
+
+
+def _flags(command: click.Command) -> dict[str, str]:
+    return {
         param.name: max(param.opts, key=len)
         for param in command.params
         if isinstance(param, click.Option) and param.name
     }
-    return _PARAMETER.sub(lambda match: flags.get(match.group(1), match.group(1)), message)
+
+
+def _all_flags(command: click.Command) -> dict[str, str]:
+    """Flags of every command registered under ``command`` (commands built on demand, such
+    as ``suite NAME``, are not visited)."""
+    flags = _flags(command)
+    for sub in getattr(command, "commands", {}).values():
+        flags = {**_all_flags(sub), **flags}
+    return flags
 
 
 class SymcompCommand(click.Command):
@@ -55,7 +70,7 @@ class SymcompCommand(click.Command):
         try:
             return super().invoke(ctx)
         except SymcompError as error:
-            raise UserError(in_flags(str(error), self)) from None
+            raise UserError(in_flags(str(error), self, ctx.find_root().command)) from None
 
 
 class SymcompGroup(click.Group):
@@ -70,7 +85,7 @@ class SymcompGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SymcompError as error:
-            raise UserError(in_flags(str(error), self)) from None
+            raise UserError(in_flags(str(error), self, ctx.find_root().command)) from None
 
 
 @click.group(cls=SymcompGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from symcomp.cli.app import UserError, cli, language_argument, progress
+from symcomp.cli.app import UserError, cli, in_flags, language_argument, progress
 
 
 @cli.command()
@@ -122,7 +122,7 @@ def verify(
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(report.format(max_listed=max_listed))
+        click.echo(in_flags(report.format(max_listed=max_listed), ctx.command))
     ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
 
 

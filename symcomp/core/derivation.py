@@ -69,7 +69,7 @@ def node_link_to_dag(data: Mapping[str, Any]) -> nx.DiGraph:
     except (KeyError, TypeError) as error:
         raise DataError(
             f"derivation is not in symcomp's node-link form (missing {error}); regenerate the "
-            f"pool with --with-dag."
+            f"pool with `with_dag`."
         ) from None
     return graph
 

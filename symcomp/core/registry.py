@@ -71,7 +71,7 @@ def get_language(name: str) -> Language:
             raise LanguageNotFoundError(
                 f"unknown language {name!r}{did_you_mean(name, list(_factories))}; registered "
                 f"languages: {', '.join(sorted(_factories))}. Define one with "
-                f"symcomp.Language.from_grammar and load it with --plugin."
+                f"symcomp.Language.from_grammar and load it as a plugin (`plugins`)."
             )
         _languages[name] = _build(_factories[name])
     return _languages[name]

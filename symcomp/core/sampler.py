@@ -262,7 +262,7 @@ class Sampler:
         if cycle is not None:
             raise GrammarError(
                 f"{self.grammar.name} is infinite (rule {cycle[0]!r} is recursive or repeats), "
-                f"so it cannot be enumerated; sample a pool with --n instead."
+                f"so it cannot be enumerated; sample a pool of `n` instead."
             )
 
     def enumerate(self) -> Iterator[Derivation]:

@@ -36,7 +36,7 @@ def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -
         ``names`` and ``overwrite`` is false or the file is not symcomp's.
     """
     if path.exists() and not path.is_dir():
-        raise OutputError(f"--out {path} is a file; give a folder.")
+        raise OutputError(f"`out` {path} is a file; give a folder.")
     created = not path.exists()
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -58,7 +58,7 @@ def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -
         )
     if not overwrite:
         raise OutputError(
-            f"{path} already holds {', '.join(existing)}; pass --overwrite to replace "
+            f"{path} already holds {', '.join(existing)}; pass `overwrite` to replace "
             f"(the old files stay until the new ones are complete) or choose another folder."
         )
     return created
@@ -133,7 +133,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     if not path.is_file():
         raise DataError(
             f"{folder} has no {MANIFEST}; point to a folder written by symcomp "
-            f"(e.g. `symcomp generate ... --out {folder}`)."
+            f"(a pool from `symcomp generate`, a suite from `symcomp suite`)."
         )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -149,8 +149,7 @@ def examples_path(location: Path) -> Path:
     path = location / EXAMPLES if location.is_dir() else location
     if not path.is_file():
         raise DataError(
-            f"{location}: no {EXAMPLES} found; generate a pool first "
-            f"(`symcomp generate LANG --n N --out {location}`)."
+            f"{location}: no {EXAMPLES} found; generate a pool first (`symcomp generate`)."
         )
     return path
 

@@ -44,7 +44,7 @@ configs:
 ---
 # {language} pool exported by symcomp
 
-{examples:,} examples of `{language}` (grammar {version}), written by `symcomp export --format hf`.
+{examples:,} examples of `{language}` (grammar {version}), written by `symcomp export` (hf format).
 Load with `datasets.load_dataset("{folder}")`. Fields: `id`, `input`, `output`, `meta`.
 """
 
@@ -54,7 +54,7 @@ def _field(record: Mapping[str, Any], name: str, number: int) -> str:
     if "\t" in text or "\n" in text:
         raise DataError(
             f"example {number} ({record['id']}): its {name} contains a TAB or newline, which "
-            f"the {name} column of a line-based format cannot hold; use --format hf."
+            f"the {name} column of a line-based format cannot hold; use the hf format."
         )
     return text
 

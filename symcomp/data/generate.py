@@ -73,17 +73,21 @@ class PoolSpec:
 
     def check(self, language: Language) -> None:
         if self.enumerate_all == (self.n is not None):
-            raise GenerationError("give either --n N (a random pool) or --all (enumerate).")
+            raise GenerationError(
+                "give either `n` (a random pool of n) or `enumerate_all` (every sentence)."
+            )
         if self.n is not None and self.n < 1:
-            raise GenerationError(f"--n must be at least 1, got {self.n}.")
+            raise GenerationError(f"`n` must be at least 1, got {self.n}.")
         if self.enumerate_all and self.naturalize is not None:
-            raise GenerationError("--naturalize resamples a random pool; it cannot go with --all.")
+            raise GenerationError(
+                "`naturalize` resamples a random pool; it cannot go with `enumerate_all`."
+            )
         if self.n is not None and language.is_finite():
             size = language.sampler.count()
             if self.n > size:
                 raise GenerationError(
-                    f"{language.name} has only {size:,} sentences, fewer than --n {self.n:,}; "
-                    f"use --all to write all of them."
+                    f"{language.name} has only {size:,} sentences, fewer than `n` {self.n:,}; "
+                    f"use `enumerate_all` to write all of them."
                 )
 
     def describe(self) -> dict[str, Any]:

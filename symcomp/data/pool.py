@@ -199,6 +199,6 @@ def _exhausted(language: Language, n: int, stats: DrawStats, limits: dict[str, i
     return (
         f"could draw only {stats.accepted:,} of {n:,} {language.name} examples in "
         f"{stats.draws:,} draws (rejected: {reasons or 'none'}; limits {limits}). Ask for fewer "
-        f"examples, relax the limits or the naturalisation target, or use --all for a finite "
-        f"language. Nothing was written."
+        f"examples, relax the limits or the naturalisation target, or use `enumerate_all` for a "
+        f"finite language. Nothing was written."
     )

@@ -160,10 +160,10 @@ def check_replaceable(path: Path, *, overwrite: bool) -> None:
     except DataError:
         raise OutputError(
             f"{path} exists and is not a split file; symcomp never replaces files it did not "
-            f"write. Choose another --out."
+            f"write. Choose another `out`."
         ) from None
     if not overwrite:
-        raise OutputError(f"{path} exists; pass --overwrite to replace it or choose another --out.")
+        raise OutputError(f"{path} exists; pass `overwrite` to replace it or choose another `out`.")
 
 
 def write_split(path: Path, split: Split) -> None:

@@ -46,13 +46,13 @@ class SplitSizes:
         >>> SplitSizes.from_fractions(20910, 0.4, 0.1)
         SplitSizes(train=8364, dev=0, test=2091)
         """
-        fractions = {"--train-frac": train, "--test-frac": test, "--dev-frac": dev}
+        fractions = {"`train_frac`": train, "`test_frac`": test, "`dev_frac`": dev}
         for name, value in fractions.items():
             if not 0.0 <= value <= 1.0:
                 raise DataError(f"{name} must lie in [0, 1], got {value}.")
         if train + test + dev > 1.0 + 1e-9:
             raise DataError(
-                f"--train-frac + --test-frac + --dev-frac = {train + test + dev:g} exceeds 1; "
+                f"`train_frac` + `test_frac` + `dev_frac` = {train + test + dev:g} exceeds 1; "
                 f"the parts of a split are disjoint subsets of the pool."
             )
         sizes = cls(round(train * pool_size), round(dev * pool_size), round(test * pool_size))
@@ -149,7 +149,7 @@ def pattern_split(patterns: Sequence[Hashable], sizes: SplitSizes, seed: Seed = 
     if not held_out:
         raise DataError(
             "every pattern group is larger than the held-out side, so no pattern split exists; "
-            "raise --test-frac or use a finer pattern."
+            "raise `test_frac` or use a finer pattern."
         )
     rng.shuffle(rest)
     return _parts(rest[: sizes.train], held_out, sizes, rng)

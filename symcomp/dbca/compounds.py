@@ -141,7 +141,7 @@ class Dag:
         except (KeyError, TypeError) as error:
             raise DataError(
                 f"{source}: not in symcomp's node-link form (missing {error}); write the pool "
-                f"with --with-dag or leave derivations out so they are rebuilt by parsing."
+                f"with `with_dag` or leave derivations out so they are rebuilt by parsing."
             ) from None
         return cls.from_edges(labels, edges, source)
 

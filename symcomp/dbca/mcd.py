@@ -91,7 +91,7 @@ class McdConfig:
         if self.train_size < 1 or self.test_size < 1:
             raise DataError(
                 f"an MCD split needs at least one train and one test example, got train "
-                f"{self.train_size} and test {self.test_size}; raise --train-frac/--test-frac."
+                f"{self.train_size} and test {self.test_size}; raise `train_frac`/`test_frac`."
             )
         if self.train_size + self.test_size > pool_size:
             raise DataError(
@@ -99,11 +99,11 @@ class McdConfig:
                 f"{pool_size:,} examples; lower the fractions."
             )
         if self.target_dc is not None and not 0.0 <= self.target_dc <= 1.0:
-            raise DataError(f"--target-dc must lie in [0, 1] (or be 'max'), got {self.target_dc}.")
+            raise DataError(f"`target_dc` must lie in [0, 1] (or be 'max'), got {self.target_dc}.")
         if not 0.0 <= self.max_da <= 1.0:
-            raise DataError(f"--max-da must lie in [0, 1], got {self.max_da}.")
+            raise DataError(f"`max_da` must lie in [0, 1], got {self.max_da}.")
         if self.candidates < 1 or self.rounds < 0 or self.removal_interval < 0:
-            raise DataError("candidates must be >= 1, rounds and removal interval >= 0.")
+            raise DataError("`candidates` must be >= 1, `rounds` and `removal_interval` >= 0.")
         if self.seeding not in SEEDING:
             raise DataError(f"seeding must be one of {', '.join(SEEDING)}, got {self.seeding!r}.")
         if not 0.0 < self.removal_fraction < 1.0:

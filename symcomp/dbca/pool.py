@@ -136,8 +136,8 @@ def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -
     from symcomp.core.registry import get_language
 
     fix = (
-        "regenerate the pool with --with-dag, load the language with --plugin, or use "
-        "--compounds ngrams"
+        "regenerate the pool with `with_dag`, load the language with `plugins`, or use "
+        "`compounds` ngrams"
     )
     if manifest is None or not manifest.get("language"):
         raise DataError(

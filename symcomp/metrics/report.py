@@ -71,7 +71,7 @@ def evaluate_suite(
     for name in chosen:
         folder.entry(name)  # an unknown name is an error before any work
     if source.aligned is not None and len(chosen) != 1:
-        raise DataError("a line-aligned TSV scores one test: name it with --test.")
+        raise DataError("a line-aligned TSV scores one test: name it with `tests`.")
     results = {name: _TestScorer(folder, name, language, source).score() for name in chosen}
     return {
         "suite": str(folder.root),
@@ -184,7 +184,7 @@ class _TestScorer:
             else:
                 report["localism"] = {
                     "consistency": None,
-                    "note": "needs a model in the loop (--model)",
+                    "note": "needs a model in the loop",
                 }
         if "increasing_length" in aux:
             corpus = self.suite.aux_records(self.name, "increasing_length", examples=True)
@@ -232,7 +232,7 @@ class _TestScorer:
             return {
                 "exceptions": len(exceptions),
                 "peak": None,
-                "note": "needs predictions on the exceptions (--model or --checkpoints)",
+                "note": "needs predictions on the exceptions (a model, or per-checkpoint files)",
             }
         return overgeneralisation_profile(
             checkpoints,

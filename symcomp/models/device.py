@@ -30,7 +30,7 @@ def resolve_device(name: str = "auto") -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name.startswith("cuda") and not torch.cuda.is_available():
-        raise SymcompError(f"--device {name}: no CUDA device is available; use cpu or auto.")
+        raise SymcompError(f"`device` {name}: no CUDA device is available; use cpu or auto.")
     if name != "cpu" and not name.startswith("cuda"):
         raise SymcompError(f"unknown device {name!r}; use auto, cpu or cuda.")
     return torch.device(name)

@@ -68,7 +68,7 @@ def import_dgl() -> Any:
         raise DGLUnavailableError(
             f"cannot import dgl ({error}); install the models extra: "
             "pip install -c constraints.txt 'symcomp[models]' (dgl==2.1.0), or use the "
-            "tree-LSTM's pure-torch backend (--set backend=torch)."
+            "tree-LSTM's pure-torch backend (setting backend=torch)."
         ) from None
 
 

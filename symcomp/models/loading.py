@@ -58,7 +58,7 @@ def load_model(spec: str, context: ModelContext) -> Model:
         )
     module = _import(location)
     if not hasattr(module, attribute):
-        raise SymcompError(f"{location} has no attribute {attribute!r} (from --model {spec}).")
+        raise SymcompError(f"{location} has no attribute {attribute!r} (from model {spec!r}).")
     return checked(as_model(getattr(module, attribute), spec), spec)
 
 

@@ -156,10 +156,10 @@ def train_run(
 def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
     if resume:
         if not is_run(out):
-            raise OutputError(f"--resume: {out} is not a run directory.")
+            raise OutputError(f"`resume`: {out} is not a run directory.")
         return
     if out.exists() and not out.is_dir():
-        raise OutputError(f"--out {out} is a file; give a folder.")
+        raise OutputError(f"`out` {out} is a file; give a folder.")
     if out.exists() and any(out.iterdir()):
         ours = run_files(out) if is_run(out) else runset_files(out) if is_runset(out) else None
         foreign = sorted(
@@ -168,10 +168,10 @@ def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
         if foreign:
             raise OutputError(
                 f"{out} holds files a symcomp run did not write ({', '.join(foreign[:5])}); "
-                f"symcomp never replaces files it did not write. Choose another --out."
+                f"symcomp never replaces files it did not write. Choose another `out`."
             )
         if not overwrite:
-            raise OutputError(f"{out} is not empty; use --overwrite, --resume or another --out.")
+            raise OutputError(f"{out} is not empty; use `overwrite`, `resume` or another `out`.")
         assert ours is not None
         _remove(ours)
     out.mkdir(parents=True, exist_ok=True)

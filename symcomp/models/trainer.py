@@ -305,7 +305,7 @@ class Trainer:
         if not math.isfinite(value):
             raise SymcompError(
                 f"the training loss became {value} in epoch {self.epoch}; lower the learning "
-                "rate (--set lr=...) or clip gradients (--set clip=...)."
+                "rate (setting lr=...) or clip gradients (setting clip=...)."
             )
         return value, stats
 

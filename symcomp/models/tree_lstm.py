@@ -137,7 +137,7 @@ def dgl_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch.T
     except Exception as error:  # e.g. a CPU-only DGL build asked for a CUDA graph
         raise SymcompError(
             f"DGL cannot build the tree graph on {x.device} ({error}); use the pure-torch "
-            "backend (--set backend=torch), which gives the same numbers."
+            "backend (setting backend=torch), which gives the same numbers."
         ) from None
     slots = batch.children.size(1)
     graph.edata["slot"] = slot

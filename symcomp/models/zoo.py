@@ -148,12 +148,12 @@ def resolve(model: str, preset: str = "small", sets: Sequence[str] = ()) -> RunC
 def _parse_set(item: str, classes: dict[str, type]) -> tuple[str, str, Any]:
     key, equals, text = item.partition("=")
     if not equals:
-        raise SymcompError(f"--set {item!r}: write key=value (e.g. --set layers=3).")
+        raise SymcompError(f"setting {item!r}: write key=value (e.g. layers=3).")
     section, dot, name = key.strip().rpartition(".")
     candidates = [section] if dot else list(SECTIONS)
     if dot and section not in classes:
         raise SymcompError(
-            f"--set {item!r}: unknown section {section!r}; use {', '.join(SECTIONS)}."
+            f"setting {item!r}: unknown section {section!r}; use {', '.join(SECTIONS)}."
         )
     for candidate in candidates:
         hints = typing.get_type_hints(classes[candidate])
@@ -161,7 +161,7 @@ def _parse_set(item: str, classes: dict[str, type]) -> tuple[str, str, Any]:
         if name in fields:
             return candidate, name, _convert(text.strip(), hints[name], item)
     known = sorted({f.name for c in candidates for f in dataclasses.fields(classes[c])})
-    raise SymcompError(f"--set {item!r}: unknown key {name!r}{did_you_mean(name, known)}.")
+    raise SymcompError(f"setting {item!r}: unknown key {name!r}{did_you_mean(name, known)}.")
 
 
 def _convert(text: str, hint: Any, item: str) -> Any:
@@ -173,7 +173,7 @@ def _convert(text: str, hint: Any, item: str) -> Any:
         origin, arguments = typing.get_origin(hint), typing.get_args(hint)
     if origin is Literal:
         if text not in arguments:
-            raise SymcompError(f"--set {item!r}: choose one of {', '.join(map(str, arguments))}.")
+            raise SymcompError(f"setting {item!r}: choose one of {', '.join(map(str, arguments))}.")
         return text
     try:
         if hint is bool:
@@ -182,7 +182,7 @@ def _convert(text: str, hint: Any, item: str) -> Any:
             return text.lower() in ("true", "1", "yes")
         return hint(text)
     except ValueError:
-        raise SymcompError(f"--set {item!r}: {text!r} is not a {hint.__name__}.") from None
+        raise SymcompError(f"setting {item!r}: {text!r} is not a {hint.__name__}.") from None
 
 
 # -- building ------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ class SuiteWriter:
     def __init__(self, root: Path, *, overwrite: bool, export: bool = True) -> None:
         root = root.resolve()  # `--out .` has no name to build a sibling folder from
         if root.exists() and not root.is_dir():
-            raise OutputError(f"--out {root} is a file; give a folder.")
+            raise OutputError(f"`out` {root} is a file; give a folder.")
         if root.exists() and any(root.iterdir()):
             foreign = foreign_files(root)
             if foreign:
@@ -55,7 +55,7 @@ class SuiteWriter:
                 )
             if not overwrite:
                 raise OutputError(
-                    f"{root} already holds a suite; pass --overwrite to replace it (the old "
+                    f"{root} already holds a suite; pass `overwrite` to replace it (the old "
                     f"suite stays until the new one is complete) or choose another folder."
                 )
         try:

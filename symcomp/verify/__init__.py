@@ -155,8 +155,8 @@ class RecomputeChecker:
     def __init__(self, language: Language, options: VerifyOptions) -> None:
         if options.cross_check:
             raise SymcompError(
-                f"--cross-check compares provers; {language.name} is checked by recomputing "
-                f"outputs, which has no second backend. Drop --cross-check."
+                f"`cross_check` compares provers; {language.name} is checked by recomputing "
+                f"outputs, which has no second backend. Drop `cross_check`."
             )
         self.language = language
         self.name = f"recomputation (output == interpret(input), {language.name})"

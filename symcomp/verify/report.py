@@ -172,7 +172,7 @@ def _listing(checks: list[Check], max_listed: int, cross: bool = False) -> list[
         lines += _describe(check, cross)
     if len(shown) < len(checks):
         lines.append(
-            f"  ... and {len(checks) - len(shown):,} more (--max-listed 0 lists all; --json "
+            f"  ... and {len(checks) - len(shown):,} more (`max_listed` 0 lists all; `as_json` "
             f"writes every row)"
         )
     return lines

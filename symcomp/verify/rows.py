@@ -155,6 +155,6 @@ def _header(cells: list[str], fmt: str, source: str, number: int) -> list[str] |
             raise DataError(
                 f"{source}:{number}: the MultiNLI header lacks {', '.join(missing)} (got "
                 f"{', '.join(names[:16])}); an MNLI file starts with a header line naming "
-                f"sentence1, sentence2 and gold_label. Use --format tsv for other TSVs."
+                f"sentence1, sentence2 and gold_label. Use the tsv format (`fmt`) for other TSVs."
             )
     return names if is_header else None

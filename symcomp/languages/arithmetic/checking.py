@@ -108,8 +108,8 @@ class ArithmeticChecker:
 
         if getattr(options, "cross_check", None):
             raise SymcompError(
-                "--cross-check compares provers; arithmetic values are checked "
-                "with sympy alone. Drop --cross-check."
+                "`cross_check` compares provers; arithmetic values are checked "
+                "with sympy alone. Drop `cross_check`."
             )
 
     def check(self, row: Any, *, cross_check: bool = False) -> Any:

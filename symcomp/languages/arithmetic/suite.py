@@ -197,7 +197,7 @@ INTRODUCTION = (
     "The five CobA partitions built by `symcomp suite arithmetic`: per partition an in-domain "
     "set (train/dev) and a generalisation set (test), as index lists over the partition's "
     "`examples.jsonl`. The task is the value of an expression (1..100). Scores: "
-    "`symcomp evaluate <folder> --model ...` (RMSE; agreement for substitutivity and localism)."
+    "`symcomp evaluate <folder>` (RMSE; agreement for substitutivity and localism)."
 )
 
 Pair = dict[str, Any]
@@ -229,7 +229,7 @@ class _PartitionBuilder:
                 yield expr
         raise GenerationError(
             f"the {self.partition} partition could not be filled in {budget:,} draws; "
-            f"ask for smaller sets (--in-domain, --generalisation)."
+            f"ask for smaller sets (`in_domain`, `generalisation`)."
         )
 
     def build(self) -> tuple[list[Expr], list[tuple[Expr, int]], list[Pair]]:
@@ -316,7 +316,7 @@ class _PartitionBuilder:
         if len(generalisation) < self.spec.generalisation:
             raise GenerationError(
                 f"only {len(generalisation):,} generalisation expressions for the "
-                f"{self.partition} partition; ask for fewer (--generalisation)."
+                f"{self.partition} partition; ask for fewer (`generalisation`)."
             )
         return generalisation, pairs
 

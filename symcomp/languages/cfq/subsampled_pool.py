@@ -62,7 +62,7 @@ def write_subsampled_pool(
         if len(candidates) < spec.n:
             raise GenerationError(
                 f"only {len(candidates):,} {language.name} examples passed the language's "
-                f"filter, fewer than --n {spec.n:,}; ask for fewer examples."
+                f"filter, fewer than `n` {spec.n:,}; ask for fewer examples."
             )
         lines, dags = _serialise(language, candidates, spec.with_dag, jobs)
         complexities = [len(dag) for dag in dags]

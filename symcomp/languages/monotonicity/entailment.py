@@ -81,7 +81,7 @@ def parse_labels(spec: str) -> dict[str, Gold]:
         classes = [gold.value for gold in Gold]
         if not equals or not word.strip() or name.strip().lower() not in classes:
             raise SymcompError(
-                f"--labels {spec!r}: cannot read {part.strip()!r}; give auto, two-way, or "
+                f"`labels` {spec!r}: cannot read {part.strip()!r}; give auto, two-way, or "
                 f"WORD=CLASS pairs separated by commas, where CLASS is one of "
                 f"{', '.join(classes)}{did_you_mean(name.strip(), classes) if equals else ''}."
             )
@@ -158,7 +158,7 @@ class EntailmentChecker:
             return invalid(
                 row,
                 f"label {label!r} is not in the label vocabulary ({words}); map it with "
-                f"--labels WORD=CLASS,...",
+                f"`labels` WORD=CLASS,...",
                 identifier,
             )
         texts = (("premise", premise.strip()), ("hypothesis", hypothesis.strip()))

@@ -102,7 +102,7 @@ class PairSpec:
     def check(self) -> None:
         if self.n < 2 or self.n % 2:
             raise GenerationError(
-                f"--n must be an even number of at least 2 (every pair comes with its reverse), "
+                f"`n` must be an even number of at least 2 (every pair comes with its reverse), "
                 f"got {self.n}."
             )
         limit = len(NOUNS) - 1  # the object variant uses depth + 1 distinct nouns

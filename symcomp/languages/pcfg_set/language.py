@@ -75,8 +75,6 @@ class PcfgSetSemantics(Semantics):
     remove_second_twin = remove_second
 
 
-
-
 class PcfgSet(Language):
     """PCFG SET, with its five compositionality tests as its suite."""
 

@@ -194,8 +194,7 @@ def build(
 INTRODUCTION = (
     "The five compositionality tests of Hupkes et al. (2020), built by `symcomp suite pcfg-set`. "
     "Every `split.json` indexes the pool named in its `meta.pool` (CFQ layout: trainIdxs, devIdxs, "
-    "testIdxs). Score a model with `symcomp evaluate <this folder> --model ...` or "
-    "`--predictions FILE`."
+    "testIdxs). Score a model or prediction files with `symcomp evaluate <this folder>`."
 )
 
 

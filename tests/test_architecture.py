@@ -1,0 +1,60 @@
+"""The architecture's rules that import-linter cannot see (docs/architecture.md):
+only the command line speaks in flags, and nothing outside symcomp/languages names a language."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "symcomp"
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+BUILTIN = {"arithmetic", "cfq", "monotonicity", "pcfg-let", "pcfg-set", "scan"}
+# flags of other programs symcomp runs, not its own
+EXTERNAL_FLAGS = {
+    ("logic/prover_e.py", flag) for flag in ("--auto", "--proof-object", "--cpu-limit")
+}
+
+
+def strings(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a module except docstrings, with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]  # fmt: skip
+
+
+def library_modules(*, outside: str) -> list[Path]:
+    return [p for p in sorted(PACKAGE.rglob("*.py")) if outside not in p.relative_to(PACKAGE).parts]
+
+
+def test_only_the_command_line_speaks_in_flags() -> None:
+    found = [
+        f"{path.relative_to(PACKAGE)}:{line}: {flag}"
+        for path in library_modules(outside="cli")
+        for line, text in strings(path)
+        for flag in FLAG.findall(text)
+        if (path.relative_to(PACKAGE).as_posix(), flag) not in EXTERNAL_FLAGS
+    ]
+    assert not found, "library messages name parameters as `name`, not flags:\n" + "\n".join(found)
+
+
+def test_nothing_outside_languages_names_a_builtin_language() -> None:
+    found = [
+        f"{path.relative_to(PACKAGE)}:{line}: {text!r}"
+        for path in library_modules(outside="languages")
+        for line, text in strings(path)
+        if text in BUILTIN
+    ]
+    assert not found, "generic code must not name a language:\n" + "\n".join(found)
