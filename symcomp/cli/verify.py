@@ -128,10 +128,12 @@ def verify(
 
 def _manifest_language(path: Path) -> str:
     """The language named by ``manifest.json`` next to the data file."""
-    manifest = path.parent / "manifest.json"
+    from symcomp.data.artifacts import read_manifest
+    from symcomp.errors import DataError
+
     try:
-        name = json.loads(manifest.read_text(encoding="utf-8")).get("language")
-    except (OSError, ValueError, AttributeError):
+        name = read_manifest(path.parent).get("language")
+    except DataError:
         name = None
     if not isinstance(name, str):
         raise UserError(

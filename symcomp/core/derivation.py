@@ -31,7 +31,7 @@ The JSON form is networkx's node-link layout with ``edges`` as the edge key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -40,37 +40,101 @@ from lark import Tree
 from symcomp.errors import DataError
 
 
+class DagBuilder:
+    """Builds a DAG in this schema node by node: the one writer of node-link data.
+
+    A language that adds rule applications to its derivation (cfq's knowledge and resolution
+    rules) adds nodes with :meth:`add` and, for shared nodes, extra edges with :meth:`link`.
+
+    >>> builder = DagBuilder()
+    >>> root = builder.add("twice")
+    >>> _ = builder.add("jump", parent=root)
+    >>> [node["rule"] for node in builder.node_link()["nodes"]]
+    ['twice', 'jump']
+    """
+
+    def __init__(self) -> None:
+        self.nodes: list[dict[str, Any]] = []
+        self.edges: list[dict[str, Any]] = []
+
+    def add(
+        self, rule: str, tokens: Sequence[str] = (), parent: int | None = None, position: int = 0
+    ) -> int:
+        """A new node (its id is the next integer), under ``parent`` at ``position``."""
+        index = len(self.nodes)
+        self.nodes.append({"id": index, "rule": rule, "tokens": list(tokens)})
+        if parent is not None:
+            self.link(parent, index, position)
+        return index
+
+    def link(self, parent: int, child: int, position: int) -> None:
+        """An edge between existing nodes (a shared node gets a second parent this way)."""
+        self.edges.append({"source": parent, "target": child, "position": position})
+
+    def node_link(self) -> dict[str, Any]:
+        """The DAG in node-link form (plain JSON data)."""
+        return {
+            "directed": True,
+            "multigraph": False,
+            "graph": {},
+            "nodes": self.nodes,
+            "edges": self.edges,
+        }
+
+
 def tree_to_node_link(tree: Tree[Any]) -> dict[str, Any]:
     """The DAG of ``tree`` in node-link form (plain JSON data), without building a graph."""
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
+    builder = DagBuilder()
     stack: list[tuple[Tree[Any], int | None, int]] = [(tree, None, 0)]
     while stack:
         node, parent, position = stack.pop()
-        index = len(nodes)
         tokens = [str(child) for child in node.children if not isinstance(child, Tree)]
-        nodes.append({"id": index, "rule": str(node.data), "tokens": tokens})
-        if parent is not None:
-            edges.append({"source": parent, "target": index, "position": position})
+        index = builder.add(str(node.data), tokens, parent, position)
         subtrees = [child for child in node.children if isinstance(child, Tree)]
         for child_position in range(len(subtrees) - 1, -1, -1):
             stack.append((subtrees[child_position], index, child_position))
-    return {"directed": True, "multigraph": False, "graph": {}, "nodes": nodes, "edges": edges}
+    return builder.node_link()
 
 
-def node_link_to_dag(data: Mapping[str, Any]) -> nx.DiGraph:
-    """Rebuild the DAG from its node-link form (as written by ``--with-dag``)."""
+Edge = tuple[int, int, int]  # parent, child, position
+
+
+def node_link_parts(
+    data: Mapping[str, Any], source: str = "derivation"
+) -> tuple[list[str], list[tuple[str, ...]], list[Edge]]:
+    """(rules, tokens, edges) of node-link data, nodes numbered 0..n-1 in their order: the one
+    reader of the schema (:func:`node_link_to_dag` and dbca's compound DAGs use it).
+
+    Raises
+    ------
+    DataError
+        When the data is not in this schema (naming ``source``).
+    """
     try:
-        graph = nx.DiGraph()
-        for node in data["nodes"]:
-            graph.add_node(node["id"], rule=node["rule"], tokens=tuple(node.get("tokens", ())))
-        for edge in data["edges"]:
-            graph.add_edge(edge["source"], edge["target"], position=edge["position"])
-    except (KeyError, TypeError) as error:
+        nodes = data["nodes"]
+        ids = {node["id"]: number for number, node in enumerate(nodes)}
+        rules = [str(node["rule"]) for node in nodes]
+        tokens = [tuple(str(t) for t in node.get("tokens", ())) for node in nodes]
+        edges = [
+            (ids[edge["source"]], ids[edge["target"]], int(edge.get("position", 0)))
+            for edge in data["edges"]
+        ]
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise DataError(
-            f"derivation is not in symcomp's node-link form (missing {error}); regenerate the "
-            f"pool with `with_dag`."
+            f"{source}: not in symcomp's node-link form (missing or malformed {error}); write "
+            f"the pool with `with_dag` or leave derivations out so they are rebuilt by parsing."
         ) from None
+    return rules, tokens, edges
+
+
+def node_link_to_dag(data: Mapping[str, Any], source: str = "derivation") -> nx.DiGraph:
+    """Rebuild the DAG from its node-link form (as written by ``--with-dag``)."""
+    rules, tokens, edges = node_link_parts(data, source)
+    graph = nx.DiGraph()
+    for number, (rule, node_tokens) in enumerate(zip(rules, tokens, strict=True)):
+        graph.add_node(number, rule=rule, tokens=node_tokens)
+    for parent, child, position in edges:
+        graph.add_edge(parent, child, position=position)
     return graph
 
 

@@ -38,6 +38,7 @@ from typing import Any
 import networkx as nx
 from lark import Tree
 
+from symcomp.core.derivation import node_link_parts, tree_to_node_link
 from symcomp.errors import DataError
 
 DEFAULT_MAX_NODES = 5  # Keysers et al. 2020 (CFQ): subgraphs of up to 5 nodes ...
@@ -130,37 +131,14 @@ class Dag:
 
     @classmethod
     def from_node_link(cls, data: Mapping[str, Any], source: str = "derivation") -> Dag:
-        """From the node-link JSON written by ``--with-dag``."""
-        try:
-            ids = {node["id"]: number for number, node in enumerate(data["nodes"])}
-            labels = [node["rule"] for node in data["nodes"]]
-            edges = [
-                (ids[edge["source"]], ids[edge["target"]], edge.get("position", 0))
-                for edge in data["edges"]
-            ]
-        except (KeyError, TypeError) as error:
-            raise DataError(
-                f"{source}: not in symcomp's node-link form (missing {error}); write the pool "
-                f"with `with_dag` or leave derivations out so they are rebuilt by parsing."
-            ) from None
-        return cls.from_edges(labels, edges, source)
+        """From the node-link JSON written by ``--with-dag`` (:mod:`symcomp.core.derivation`)."""
+        rules, _tokens, edges = node_link_parts(data, source)
+        return cls.from_edges(rules, edges, source)
 
     @classmethod
     def from_tree(cls, tree: Tree[Any]) -> Dag:
-        """From a derivation tree, numbered in pre-order like :func:`tree_to_dag`."""
-        labels: list[str] = []
-        edges: list[tuple[int, int, int]] = []
-        stack: list[tuple[Tree[Any], int, int]] = [(tree, -1, 0)]
-        while stack:
-            node, parent, position = stack.pop()
-            index = len(labels)
-            labels.append(str(node.data))
-            if parent >= 0:
-                edges.append((parent, index, position))
-            subtrees = [child for child in node.children if isinstance(child, Tree)]
-            for child_position in range(len(subtrees) - 1, -1, -1):
-                stack.append((subtrees[child_position], index, child_position))
-        return cls.from_edges(labels, edges)
+        """From a derivation tree, numbered in pre-order like :func:`tree_to_node_link`."""
+        return cls.from_node_link(tree_to_node_link(tree))
 
     def __len__(self) -> int:
         return len(self.labels)

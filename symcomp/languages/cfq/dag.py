@@ -35,6 +35,7 @@ from typing import Any
 
 from lark import Tree
 
+from symcomp.core.derivation import DagBuilder
 from symcomp.languages.cfq.knowledge import knowledge_label, relation_of
 
 _COUNT = ("did_question", "did_roles_question", "was_question", "was_passive_question")
@@ -91,27 +92,19 @@ def _extra_children(label: str) -> list[tuple[str, list[str]]]:
 
 def cfq_node_link(tree: Tree[Any]) -> dict[str, Any]:
     """The extended DAG of a ``cfq`` derivation tree, in node-link form."""
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
-
-    def add(label: str, tokens: list[str], parent: int | None, position: int) -> int:
-        index = len(nodes)
-        nodes.append({"id": index, "rule": label, "tokens": tokens})
-        if parent is not None:
-            edges.append({"source": parent, "target": index, "position": position})
-        return index
+    builder = DagBuilder()
 
     def walk(node: Tree[Any], parent: int | None, position: int) -> None:
         label = str(node.data)
         tokens = [str(child) for child in node.children if not isinstance(child, Tree)]
-        index = add(label, tokens, parent, position)
+        index = builder.add(label, tokens, parent, position)
         subtrees = [child for child in node.children if isinstance(child, Tree)]
         for child_position, child in enumerate(subtrees):
             walk(child, index, child_position)
         for offset, (extra, below) in enumerate(_extra_children(label)):
-            extra_index = add(extra, [], index, len(subtrees) + offset)
+            extra_index = builder.add(extra, (), index, len(subtrees) + offset)
             for below_position, resolution in enumerate(below):
-                add(resolution, [], extra_index, below_position)
+                builder.add(resolution, (), extra_index, below_position)
 
     walk(tree, None, 0)
-    return {"directed": True, "multigraph": False, "graph": {}, "nodes": nodes, "edges": edges}
+    return builder.node_link()
