@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 DEMO := runs/demo
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test lint typecheck unit install clean
+.PHONY: demo test quick lint typecheck unit install clean
 
 install: $(STAMP)
 
@@ -65,6 +65,10 @@ unit: $(STAMP)
 	$(BIN)/pytest -n 2
 
 test: lint typecheck unit
+
+# the development loop: everything but the tests marked slow (CI runs `make test`)
+quick: $(STAMP)
+	$(BIN)/pytest -n 2 -m "not slow"
 
 clean:
 	rm -rf $(VENV) runs .mypy_cache .ruff_cache .pytest_cache

@@ -9,6 +9,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PEERS = REPO.parent / "shared" / "peers"
 
+# tests/plugins is a third-party language installed only for the subprocesses of
+# test_third_party_language.py; collecting it would put its entry point on this process's path
+collect_ignore = ["plugins"]
+
 
 @pytest.fixture
 def peers() -> Path:

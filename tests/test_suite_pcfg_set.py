@@ -241,3 +241,29 @@ def test_per_function_unary_lines_follow_the_published_construction(peers: Path)
         lines = [row for row in rows if row[0] == function]
         assert [row[1] for row in lines] == [f"{function} {x}" for x in eligible[:300]]
         assert all(PCFG.interpret(row[1]) == row[2] for row in lines)
+
+
+def test_argument_pairs_give_up_with_a_clear_error_when_none_fit() -> None:
+    import random
+
+    from symcomp.errors import GenerationError
+    from symcomp.languages.pcfg_set.suite import _argument_pairs
+
+    six = [{"id": str(i), "meta": {"functions": 6}} for i in range(10)]  # 1 + 6 + 6 > 8
+    with pytest.raises(GenerationError, match="compose to at most 8 functions"):
+        _argument_pairs(six, 8, 3, random.Random(0))
+
+
+def test_new_strings_give_up_with_a_clear_error_when_all_are_used() -> None:
+    import random
+
+    import symcomp
+    from symcomp.errors import GenerationError
+    from symcomp.languages.pcfg_set.suite import _StringSource
+
+    one = symcomp.get_language("pcfg-set").variant("pcfg-set-1", lexicon={"SYMBOL": ("A1",)})
+    source = _StringSource(one, [], random.Random(0))
+    drawn = {tuple(source.draw_new()) for _ in range(4)}  # lengths 2..5 of one symbol
+    assert len(drawn) == 4
+    with pytest.raises(GenerationError, match="already an argument"):
+        source.draw_new()

@@ -139,6 +139,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
+    except (UnicodeDecodeError, RecursionError):
+        raise DataError(f"{path}: not a JSON manifest (not UTF-8, or nested too deeply).") from None
+    except OSError as error:
+        raise DataError(f"cannot read {path}: {error.strerror or error}.") from None
     if not isinstance(data, dict):
         raise DataError(f"{path}: a manifest must be a JSON object.")
     return data

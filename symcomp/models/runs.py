@@ -111,8 +111,11 @@ def train_run(
     resume: bool = False,
     overwrite: bool = False,
     progress: Callable[[Progress], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
-    """Train ``config`` on ``data`` (a test of a suite) into ``out``; return the summary."""
+    """Train ``config`` on ``data`` (a test of a suite) into ``out``; return the summary.
+
+    ``clock`` replaces the time budget's clock (seconds; tests pass a fake one)."""
     where = resolve_device(device)
     _prepare(out, resume=resume, overwrite=overwrite)
     parse = None
@@ -128,7 +131,7 @@ def train_run(
         write_json(out / "config.json", _config_file(config, data, where))
     task = make_task(config, vocab, data.language)
     task.attach(data.train, data.dev)
-    trainer = Trainer(config.train, task, out, where, progress)
+    trainer = Trainer(config.train, task, out, where, progress, clock)
     if resume:
         trainer.load_resume()
     fitted = trainer.fit()

@@ -136,9 +136,14 @@ class Trainer:
         out: Path,
         device: torch.device,
         progress: Callable[[Progress], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.config, self.objective, self.out, self.device = config, objective, out, device
         self.progress = progress
+        # the budget clock, in seconds; injectable so a budget can be tested without real time
+        self.clock = clock or (
+            time.process_time if config.budget_clock == "cpu" else time.perf_counter
+        )
         self.module = objective.module.to(device)
         self.optimizer = make_optimizer(config, self.module.parameters())
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
@@ -229,7 +234,7 @@ class Trainer:
         return weights
 
     def _clock(self) -> float:
-        return time.process_time() if self.config.budget_clock == "cpu" else time.perf_counter()
+        return self.clock()
 
     def _epoch(self) -> None:
         """Train one epoch, validate, save its weights, log its metrics and the resume file."""
@@ -254,9 +259,10 @@ class Trainer:
         """Optimisation steps over the epoch's batches (until the budget runs out)."""
         batches = self.objective.train_batches(self.epoch)
         self.module.train()
-        totals = {"loss": 0.0, "correct": 0.0, "count": 0.0, "examples": 0.0}
+        totals = {"loss": 0.0, "correct": 0.0, "count": 0.0, "examples": 0.0, "steps": 0.0}
         for step, batch in enumerate(batches, start=1):
             loss, stats = self._step(batch)
+            totals["steps"] = step
             totals["loss"] += loss * stats["count"]
             totals["count"] += stats["count"]
             totals["correct"] += stats["correct"]
@@ -281,6 +287,7 @@ class Trainer:
             **dev,
             "lr": self.optimizer.param_groups[0]["lr"],
             "examples": examples,
+            "steps": int(totals["steps"]),
             "train_seconds": round(wall, 3),
             "train_cpu_seconds": round(cpu, 3),
             "examples_per_second": round(examples / wall, 1),

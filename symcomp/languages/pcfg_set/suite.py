@@ -82,6 +82,7 @@ EXCEPTION_REMAP = {
     "prepend": "remove_second",
 }
 EXCEPTION_RATIOS = (0.0001, 0.0005, 0.001, 0.005)
+MAX_DRAWS_PER_ITEM = 10_000  # rejection sampling gives up (with an error) after this many draws
 
 
 @dataclass(frozen=True)
@@ -629,7 +630,15 @@ def _argument_pairs(
     """
     small = [r for r in test if r["meta"]["functions"] <= limit - 2]
     pairs: list[tuple[Record, Record]] = []
+    budget = MAX_DRAWS_PER_ITEM * count
     while len(small) >= 2 and len(pairs) < count:
+        if budget == 0:
+            raise GenerationError(
+                f"found only {len(pairs):,} of {count:,} pairs of test inputs that compose to at "
+                f"most {limit} functions in {MAX_DRAWS_PER_ITEM * count:,} draws; ask for fewer "
+                f"(`per_function`) or a larger pool (`n`)."
+            )
+        budget -= 1
         x, y = rng.sample(small, 2)
         if 1 + x["meta"]["functions"] + y["meta"]["functions"] <= limit:
             pairs.append((x, y))
@@ -740,7 +749,7 @@ class _StringSource:
                     run = []
 
     def draw_new(self) -> list[str]:
-        while True:
+        for _ in range(MAX_DRAWS_PER_ITEM):
             length = 2 + int(self.rng.random() * 4)
             candidate = tuple(
                 self.symbols[int(self.rng.random() * len(self.symbols))] for _ in range(length)
@@ -748,3 +757,8 @@ class _StringSource:
             if candidate not in self.used:
                 self.used.add(candidate)
                 return list(candidate)
+        raise GenerationError(
+            f"drew {MAX_DRAWS_PER_ITEM:,} strings of {len(self.symbols)} symbols and every one "
+            f"was already an argument in the pool ({len(self.used):,} used); give the language "
+            f"more symbols or ask for a smaller suite."
+        )
