@@ -34,6 +34,9 @@ class BertConfig:
     max_positions: int = 512
     tied: bool = False  # ALBERT: one block applied `layers` times
     embedding: int | None = None  # ALBERT: factorised embedding size (None: d_model)
+    # CobA's random left-padding: while training, each input starts at a random position in
+    # 0..random_shift, so no token is tied to one absolute position
+    random_shift: int = 0
 
 
 class BertEncoder(nn.Module):
@@ -59,5 +62,10 @@ class BertEncoder(nn.Module):
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:  # [B, S] -> [B, D]
         ids = torch.cat([torch.full_like(tokens[:, :1], BOS), tokens], dim=1)  # [B, 1 + S]
-        states = self.encoder(self.encoder.embed(ids), ids)  # [B, 1 + S, D]
+        shifts = None
+        if self.training and self.config.random_shift:
+            shifts = torch.randint(  # global torch RNG: seeded by the trainer
+                0, self.config.random_shift + 1, (ids.size(0),), device=ids.device
+            )
+        states = self.encoder(self.encoder.embed(ids, shifts=shifts), ids)  # [B, 1 + S, D]
         return states[:, 0]  # type: ignore[no-any-return]

@@ -60,6 +60,32 @@ PRESETS: dict[str, dict[str, Preset]] = {
             "task": {"batch_size": 32},
         },
     },
+    "universal": {  # Keysers et al. 2020 compare it with the LSTM and the Transformer
+        "hupkes": {
+            "model": {"d_model": 512, "heads": 8, "ff": 2048, "layers": 6, "dropout": 0.1},
+            "train": {
+                "optimizer": "adam",
+                "lr": 1.0,
+                "beta2": 0.998,
+                "schedule": "noam",
+                "warmup": 8000,
+                "noam_dim": 512,
+                "clip": 0.0,
+                "epochs": 25,
+            },
+            "task": {"batch_size": 64},
+        },
+        "small": {
+            "model": {"d_model": 64, "heads": 4, "ff": 256, "layers": 3, "dropout": 0.0},
+            "train": {**_SMALL_TRAIN, "lr": 2e-3, "schedule": "rsqrt", "warmup": 500},
+            "task": {"batch_size": 32},
+        },
+        "tiny": {
+            "model": {"d_model": 32, "heads": 2, "ff": 64, "layers": 2, "dropout": 0.0},
+            "train": _TINY_TRAIN,
+            "task": {"batch_size": 32},
+        },
+    },
     "convs2s": {
         "hupkes": {
             "model": {

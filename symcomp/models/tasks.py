@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -41,6 +41,7 @@ class TaskConfig:
     label_smoothing: float = 0.0
     dev_limit: int = 2000  # dev examples decoded per epoch for the dev accuracy (0: all)
     max_children: int = 0  # tree inputs: fold longer child lists (0: no folding)
+    numbers: Literal["learned", "dice"] = "learned"  # dice: frozen DICE number embeddings
 
 
 def same(prediction: str, target: str) -> bool:
@@ -69,8 +70,8 @@ class Task:
         """Length used to batch similar examples together."""
         raise NotImplementedError
 
-    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, int, int]:
-        """(mean loss, correct predictions, predictions counted) of a batch."""
+    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, int]:
+        """(mean loss, correct predictions as a 0-d tensor, predictions counted) of a batch."""
         raise NotImplementedError
 
     def predict_inputs(self, inputs: Sequence[str]) -> list[str]:
@@ -98,9 +99,9 @@ class Task:
         order = length_batches(sizes, self.config.batch_size, self.seed, epoch)
         return [[self.train[i] for i in batch] for batch in order]
 
-    def loss(self, batch: Sequence[Any]) -> tuple[torch.Tensor, dict[str, float]]:
+    def loss(self, batch: Sequence[Any]) -> tuple[torch.Tensor, dict[str, torch.Tensor | float]]:
         loss, correct, count = self.loss_terms(batch)
-        return loss, {"correct": float(correct), "count": float(count)}
+        return loss, {"correct": correct, "count": float(count)}
 
     @torch.no_grad()
     def validate(self) -> dict[str, float]:
@@ -153,7 +154,7 @@ class Seq2SeqTask(Task):
     def size(self, example: tuple[list[int], list[int]]) -> int:
         return len(example[0]) * 1000 + len(example[1])
 
-    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, int, int]:
+    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, int]:
         src = pad_sequences([e[0] for e in examples]).to(self.device)  # [B, S]
         tgt = pad_sequences([e[1] for e in examples]).to(self.device)  # [B, T + 1]
         logits = self.module(src, tgt[:, :-1])  # [B, T, V]
@@ -165,7 +166,7 @@ class Seq2SeqTask(Task):
             label_smoothing=self.config.label_smoothing,
         )
         hits = (logits.argmax(-1) == gold) | (gold == PAD)  # [B, T]
-        return loss, int(hits.all(1).sum()), len(examples)
+        return loss, hits.all(1).sum(), len(examples)
 
     def predict_inputs(self, inputs: Sequence[str]) -> list[str]:
         """Decoded answers; inputs longer than the model's positions get "" (a wrong answer,
@@ -240,13 +241,13 @@ class ClassifierTask(Task):
             return self.collate([i[0] for i in inputs]), self.collate([i[1] for i in inputs])
         return self.collate(inputs)
 
-    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, int, int]:
+    def loss_terms(self, examples: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, int]:
         logits = self.module(_to(self._batch([e[0] for e in examples]), self.device))  # [B, C]
         gold = torch.tensor([e[1] for e in examples], device=self.device)
         loss = F.cross_entropy(
             logits.float(), gold, ignore_index=IGNORE, label_smoothing=self.config.label_smoothing
         )
-        return loss, int((logits.argmax(-1) == gold).sum()), len(examples)
+        return loss, (logits.argmax(-1) == gold).sum(), len(examples)
 
     def predict_inputs(self, inputs: Sequence[str]) -> list[str]:
         prepared = [self._input({"input": text}) for text in inputs]

@@ -20,7 +20,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -46,8 +46,9 @@ class TrainConfig:
     weight_decay: float = 0.0
     momentum: float = 0.0  # sgd
     nesterov: bool = False  # sgd
-    schedule: Literal["constant", "warmup", "rsqrt", "noam"] = "constant"
+    schedule: Literal["constant", "warmup", "rsqrt", "noam", "polynomial"] = "constant"
     warmup: int = 0  # steps
+    decay_steps: int = 0  # polynomial: steps to decay over (0: all steps of all epochs)
     noam_dim: int = 512  # noam: lr * dim^-0.5 * min(step^-0.5, step * warmup^-1.5)
     clip: float = 5.0  # max gradient norm (0: none)
     epochs: int = 20
@@ -67,7 +68,9 @@ class Objective(Protocol):
 
     def train_batches(self, epoch: int) -> Sequence[Any]: ...
 
-    def loss(self, batch: Any) -> tuple[torch.Tensor, dict[str, float]]: ...
+    def loss(self, batch: Any) -> tuple[torch.Tensor, dict[str, torch.Tensor | float]]:
+        """The batch's mean loss and its ``correct`` (a tensor: no host sync) and ``count``."""
+        ...
 
     def validate(self) -> dict[str, float]: ...
 
@@ -109,6 +112,8 @@ def lr_factor(config: TrainConfig, step: int) -> float:
     0.5
     >>> round(lr_factor(TrainConfig(schedule="noam", warmup=4000, noam_dim=512), 4000), 6)
     0.000699
+    >>> lr_factor(TrainConfig(schedule="polynomial", warmup=10, decay_steps=110), 60)
+    0.5
     """
     step = max(step, 1)
     if config.schedule == "constant":
@@ -121,8 +126,13 @@ def lr_factor(config: TrainConfig, step: int) -> float:
     if config.schedule == "noam":
         warmup = max(config.warmup, 1)
         return float(config.noam_dim**-0.5 * min(step**-0.5, step * warmup**-1.5))
+    if config.schedule == "polynomial":  # linear warm-up, then linear decay to 0 (power 1)
+        if step <= config.warmup:
+            return step / max(config.warmup, 1)
+        left = max(config.decay_steps - config.warmup, 1)
+        return max(0.0, 1.0 - (step - config.warmup) / left)
     raise SymcompError(
-        f"unknown schedule {config.schedule!r}; use constant, warmup, rsqrt or noam."
+        f"unknown schedule {config.schedule!r}; use constant, warmup, rsqrt, noam or polynomial."
     )
 
 
@@ -145,6 +155,9 @@ class Trainer:
             time.process_time if config.budget_clock == "cpu" else time.perf_counter
         )
         self.module = objective.module.to(device)
+        if config.schedule == "polynomial" and not config.decay_steps:  # decay over the run
+            steps = config.epochs * len(objective.train_batches(1))
+            config = self.config = replace(config, decay_steps=max(steps, 1))
         self.optimizer = make_optimizer(config, self.module.parameters())
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(
             self.optimizer, lambda step: lr_factor(config, step + 1)
@@ -259,21 +272,33 @@ class Trainer:
         """Optimisation steps over the epoch's batches (until the budget runs out)."""
         batches = self.objective.train_batches(self.epoch)
         self.module.train()
-        totals = {"loss": 0.0, "correct": 0.0, "count": 0.0, "examples": 0.0, "steps": 0.0}
+        # sums stay on the device: reading a number back each step would stall a GPU
+        loss_sum = torch.zeros((), device=self.device)
+        correct = torch.zeros((), device=self.device)
+        totals = {"count": 0.0, "examples": 0.0, "steps": 0.0}
         for step, batch in enumerate(batches, start=1):
             loss, stats = self._step(batch)
             totals["steps"] = step
-            totals["loss"] += loss * stats["count"]
-            totals["count"] += stats["count"]
-            totals["correct"] += stats["correct"]
+            loss_sum += loss * stats["count"]
+            correct += stats["correct"]
+            totals["count"] += float(stats["count"])
             totals["examples"] += len(batch)
-            if self.progress is not None:
-                mean, share = totals["loss"] / totals["count"], totals["correct"] / totals["count"]
-                self.progress(Progress(self.epoch, step, len(batches), mean, share))
+            if self.progress is not None:  # a progress bar reads the numbers (a terminal only)
+                count = totals["count"]
+                share = float(correct) / count
+                self.progress(
+                    Progress(self.epoch, step, len(batches), float(loss_sum) / count, share)
+                )
             if self._over_budget(started):
                 log.info("time budget reached in epoch %d", self.epoch)
                 self.done = True
                 break
+        totals["loss"], totals["correct"] = float(loss_sum), float(correct)
+        if not math.isfinite(totals["loss"]):
+            raise SymcompError(
+                f"the training loss became {totals['loss']} in epoch {self.epoch}; lower the "
+                "learning rate (setting lr=...) or clip gradients (setting clip=...)."
+            )
         return totals
 
     def _row(self, totals: dict[str, float], dev: dict[str, float]) -> dict[str, Any]:
@@ -296,7 +321,7 @@ class Trainer:
             "best_epoch": self.best[1] if self.best else None,
         }
 
-    def _step(self, batch: Any) -> tuple[float, dict[str, float]]:
+    def _step(self, batch: Any) -> tuple[torch.Tensor, dict[str, torch.Tensor | float]]:
         with autocast(self.device, self.dtype):
             loss, stats = self.objective.loss(batch)
         self.optimizer.zero_grad(set_to_none=True)
@@ -308,13 +333,7 @@ class Trainer:
         self.scaler.step(self.optimizer)
         self.scaler.update()
         self.scheduler.step()
-        value = float(loss.detach())
-        if not math.isfinite(value):
-            raise SymcompError(
-                f"the training loss became {value} in epoch {self.epoch}; lower the learning "
-                "rate (setting lr=...) or clip gradients (setting clip=...)."
-            )
-        return value, stats
+        return loss.detach().float(), stats
 
     def _over_budget(self, started: float) -> bool:
         limit = self.config.max_minutes * 60

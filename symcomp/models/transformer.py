@@ -36,6 +36,9 @@ class TransformerConfig:
     positions: Literal["sinusoidal", "learned"] = "sinusoidal"
     max_positions: int = 512
     tie_embeddings: bool = True  # decoder input embedding = output projection
+    # Universal Transformer (Dehghani et al. 2019, without adaptive halting): one encoder and
+    # one decoder block, each applied `layers` times, a depth signal added before every pass
+    universal: bool = False
 
 
 def sinusoids(length: int, dim: int) -> torch.Tensor:
@@ -64,14 +67,21 @@ class Embedding(nn.Module):
         self.register_buffer("table", sinusoids(config.max_positions, config.d_model), False)
         self.dropout = nn.Dropout(config.dropout)
 
-    def forward(self, ids: torch.Tensor, offset: int = 0) -> torch.Tensor:  # [B, T] -> [B, T, D]
-        end = offset + ids.size(1)  # ids hold positions offset .. end - 1
+    def forward(
+        self, ids: torch.Tensor, offset: int = 0, shifts: torch.Tensor | None = None
+    ) -> torch.Tensor:  # [B, T] -> [B, T, D]
+        """Embedded ``ids`` at positions ``offset ..``, each row moved on by ``shifts`` [B]."""
+        end = offset + ids.size(1) + (int(shifts.max()) if shifts is not None else 0)
         if end > self.config.max_positions:
             raise ValueError(
                 f"sequence of {end} tokens exceeds max_positions={self.config.max_positions}"
             )
         table = self.learned.weight if self.learned is not None else self.get_buffer("table")
-        positions = table[offset:end]
+        if shifts is None:
+            positions = table[offset : offset + ids.size(1)]  # [T, D]
+        else:  # [B, T, D]
+            steps = torch.arange(ids.size(1), device=ids.device)
+            positions = table[offset + shifts[:, None] + steps[None, :]]
         x = self.tokens(ids) * math.sqrt(self.config.d_model) + positions
         return self.dropout(x)  # type: ignore[no-any-return]
 
@@ -182,21 +192,32 @@ def _room(cache: torch.Tensor, needed: int) -> torch.Tensor:
 
 
 class Encoder(nn.Module):
-    """Embedding, ``layers`` blocks (or one block applied ``layers`` times when ``tied``), LN."""
+    """Embedding, ``layers`` blocks (or one block applied ``layers`` times when ``tied``, with a
+    depth signal before every pass when ``universal``), final layer norm."""
 
-    def __init__(self, vocab: int, config: TransformerConfig, tied: bool = False) -> None:
+    depth_signal: torch.Tensor | None  # a buffer: [layers, D] when universal
+
+    def __init__(
+        self, vocab: int, config: TransformerConfig, tied: bool = False, universal: bool = False
+    ) -> None:
         super().__init__()
         self.embed = Embedding(vocab, config)
         self.depth = config.layers
         self.blocks = nn.ModuleList(
-            [Block(config, cross=False) for _ in range(1 if tied else config.layers)]
+            [Block(config, cross=False) for _ in range(1 if tied or universal else config.layers)]
+        )
+        self.register_buffer(
+            "depth_signal", sinusoids(config.layers, config.d_model) if universal else None, False
         )
         self.norm = nn.LayerNorm(config.d_model)
 
     def forward(self, x: torch.Tensor, src: torch.Tensor) -> torch.Tensor:
         """[B, S, D] encodings of embedded ``x`` [B, S, D]; ``src`` [B, S] gives the padding."""
         mask = (src != PAD)[:, None, :]  # [B, 1, S]
+        signal = self.depth_signal
         for layer in range(self.depth):
+            if signal is not None:
+                x = x + signal[layer]
             x = self.blocks[min(layer, len(self.blocks) - 1)](x, mask)
         return self.norm(x)  # type: ignore[no-any-return]
 
@@ -204,20 +225,33 @@ class Encoder(nn.Module):
 class Transformer(nn.Module):
     """Encoder-decoder; ``forward`` is teacher-forced, ``encode``/``step`` decode."""
 
+    depth_signal: torch.Tensor | None  # a buffer: [layers, D] when universal
+
     def __init__(self, config: TransformerConfig, src_vocab: int, tgt_vocab: int) -> None:
         super().__init__()
         self.config = config
-        self.encoder = Encoder(src_vocab, config)
+        self.encoder = Encoder(src_vocab, config, universal=config.universal)
         self.tgt_embed = Embedding(tgt_vocab, config)
         layers = config.decoder_layers or config.layers
-        self.decoder = nn.ModuleList([Block(config, cross=True) for _ in range(layers)])
+        self.depth = layers
+        self.decoder = nn.ModuleList(
+            [Block(config, cross=True) for _ in range(1 if config.universal else layers)]
+        )
+        self.register_buffer(
+            "depth_signal", sinusoids(layers, config.d_model) if config.universal else None, False
+        )
         self.norm = nn.LayerNorm(config.d_model)
         self.generator = nn.Linear(config.d_model, tgt_vocab)
         if config.tie_embeddings:
             self.generator.weight = self.tgt_embed.tokens.weight
 
     def blocks(self) -> list[Block]:
-        return [cast(Block, block) for block in self.decoder]
+        """The decoder block of every layer (the same block throughout when universal)."""
+        return [cast(Block, self.decoder[min(i, len(self.decoder) - 1)]) for i in range(self.depth)]
+
+    def _signal(self, x: torch.Tensor, layer: int) -> torch.Tensor:
+        signal = self.depth_signal
+        return x if signal is None else x + signal[layer]
 
     def encode(self, src: torch.Tensor) -> State:  # src [B, S]
         memory = self.encoder(self.encoder.embed(src), src)  # [B, S, D]
@@ -228,8 +262,8 @@ class Transformer(nn.Module):
         length = prefix.size(1)
         causal = torch.ones(length, length, dtype=torch.bool, device=prefix.device).tril()
         x = self.tgt_embed(prefix)  # [B, T, D]
-        for block in self.decoder:
-            x = block(x, causal[None], state["memory"], state["src_mask"])
+        for layer, block in enumerate(self.blocks()):
+            x = block(self._signal(x, layer), causal[None], state["memory"], state["src_mask"])
         return self.generator(self.norm(x))  # type: ignore[no-any-return]
 
     def forward(self, src: torch.Tensor, tgt_in: torch.Tensor) -> torch.Tensor:
@@ -245,7 +279,9 @@ class Transformer(nn.Module):
         new = dict(state)
         for layer, block in enumerate(self.blocks()):
             cache = (state[f"k{layer}"], state[f"v{layer}"])
-            x, (new[f"k{layer}"], new[f"v{layer}"]) = block.extend(x, cache, position, state, layer)
+            x, (new[f"k{layer}"], new[f"v{layer}"]) = block.extend(
+                self._signal(x, layer), cache, position, state, layer
+            )
         logits = self.generator(self.norm(x))[:, 0]  # [B, V]
         return torch.log_softmax(logits.float(), dim=-1), new
 

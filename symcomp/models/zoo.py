@@ -27,6 +27,7 @@ from symcomp.models.bert import BertConfig, BertEncoder
 from symcomp.models.bow import BagOfWords, BagOfWordsConfig
 from symcomp.models.classifier import Classifier, HeadConfig
 from symcomp.models.convs2s import ConvS2S, ConvS2SConfig
+from symcomp.models.dice import install_dice
 from symcomp.models.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
 from symcomp.models.lstms2s import LSTMS2S, LSTMS2SConfig
 from symcomp.models.nli_head import NLIHeadConfig, PairClassifier
@@ -57,6 +58,7 @@ class ModelSpec:
 
 MODELS: dict[str, ModelSpec] = {
     "transformer": ModelSpec("seq2seq", TransformerConfig, Transformer),
+    "universal": ModelSpec("seq2seq", TransformerConfig, Transformer, defaults={"universal": True}),
     "lstms2s": ModelSpec("seq2seq", LSTMS2SConfig, LSTMS2S),
     "convs2s": ModelSpec("seq2seq", ConvS2SConfig, ConvS2S),
     "bow": ModelSpec("encoder", BagOfWordsConfig, BagOfWords),
@@ -198,11 +200,15 @@ def build_task(
     model_config = spec.config(**config.model_config)
     source = Vocab.from_json(vocab["source"])
     if spec.kind == "seq2seq":
+        if config.task.numbers != "learned":
+            raise SymcompError("DICE number embeddings (numbers=dice) are for encoders.")
         target = Vocab.from_json(vocab["target"])
         seq2seq = spec.build(model_config, len(source), len(target))
         return Seq2SeqTask(seq2seq, source, target, config.task, int(vocab["max_output"]))
     labels = Labels(tuple(vocab["labels"]))
     encoder = spec.build(model_config, len(source))
+    if config.task.numbers == "dice" and not install_dice(encoder, source.tokens):
+        raise SymcompError(f"{config.model} has no token embedding to give DICE numbers.")
     pairs = bool(vocab.get("pairs"))
     module: nn.Module
     if pairs:

@@ -137,3 +137,40 @@ def test_nli_combinations_and_pair_inputs() -> None:
         split_pair({"input": "a b c"})
     config = dataclasses.replace(TaskConfig(), batch_size=2)
     assert config.batch_size == 2
+
+
+def test_dice_numbers_are_frozen_and_the_rest_learn() -> None:
+    from symcomp.models.dice import DiceEmbedding, install_dice
+    from symcomp.models.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
+
+    tokens = ["<pad>", "<unk>", "<bos>", "<eos>", "+", "×", "1", "7", "100"]
+    encoder = LSTMEncoder(LSTMEncoderConfig(embedding=6, hidden=4), len(tokens))
+    assert install_dice(encoder, tokens) == 1
+    embedding = encoder.embed
+    assert isinstance(embedding, DiceEmbedding)
+    ids = torch.tensor([[6, 7, 8, 4]])
+    before = embedding(ids).detach().clone()
+    optimizer = torch.optim.AdamW(encoder.parameters(), lr=0.1, weight_decay=0.5)
+    for _ in range(3):
+        optimizer.zero_grad()
+        encoder(ids).sum().backward()
+        optimizer.step()
+    after = embedding(ids).detach()
+    assert torch.equal(after[0, :3], before[0, :3])  # numbers never move, even under decay
+    assert not torch.equal(after[0, 3], before[0, 3])  # the operator's embedding learns
+    one, seven, hundred = before[0, :3]
+    assert float(one @ seven) > float(one @ hundred)  # nearer numbers, nearer vectors
+
+
+def test_random_shift_moves_positions_only_while_training() -> None:
+    from symcomp.models.bert import BertConfig, BertEncoder
+
+    torch.manual_seed(0)
+    config = BertConfig(d_model=8, heads=2, ff=16, layers=1, dropout=0.0, random_shift=5)
+    encoder = BertEncoder(config, 10)
+    ids = torch.tensor([[4, 5, 6]] * 8)
+    encoder.eval()
+    assert torch.equal(encoder(ids), encoder(ids))
+    encoder.train()  # no dropout: rows differ only by where they start
+    outputs = encoder(ids)
+    assert not all(torch.allclose(outputs[0], row) for row in outputs)  # rows start elsewhere

@@ -32,7 +32,7 @@ def build(name: str, dropout: float = 0.0) -> Seq2Seq:
     return ConvS2S(conv, SRC, TGT)
 
 
-MODELS = ["transformer", "lstms2s", "convs2s"]
+MODELS = ["transformer", "universal", "lstms2s", "convs2s"]
 PAIRS = [  # source ids -> target ids (reversal with a twist), different lengths
     ([4, 5, 6], [7, 8, 9, 10]),
     ([5, 4], [11, 7]),

@@ -104,3 +104,10 @@ def test_usage_errors(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
     code, text = run("evaluate", tiny_pcfg_suite, "--model", tmp_path / "full")
     assert code == 2 and "not a symcomp run" in text
+
+
+def test_the_cli_knows_every_model() -> None:
+    from symcomp.cli.train import MODELS as CLI_MODELS
+    from symcomp.models.zoo import MODELS as ZOO_MODELS
+
+    assert set(CLI_MODELS) == set(ZOO_MODELS)

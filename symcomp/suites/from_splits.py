@@ -1,0 +1,105 @@
+"""A suite made of split files over one pool: DBCA/MCD, length or random splits become tests
+that ``symcomp train`` and ``symcomp evaluate`` take like any suite's.
+
+Each split becomes one test named after it (its file name without ``.json``), indexing a copy
+of the pool in the suite. A split that records the sha256 of the pool it was made for
+(``meta.pool.sha256``, as ``symcomp split`` writes) must match the pool given: a split of
+another pool is refused rather than silently indexing the wrong examples.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from symcomp.data.artifacts import examples_path, file_record, read_examples, read_manifest
+from symcomp.data.safe_paths import check_name
+from symcomp.data.splits import Split, read_split
+from symcomp.errors import DataError
+from symcomp.suites.folder import SuiteWriter
+
+KINDS = ("accuracy", "value")
+
+
+def suite_from_splits(
+    pool: Path,
+    splits: Mapping[str, Path | Split],
+    out: Path,
+    *,
+    kind: str = "accuracy",
+    overwrite: bool = False,
+    export: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Write a suite whose tests are ``splits`` (test name -> split file or split) of ``pool``.
+
+    ``kind`` says how ``evaluate`` scores every test: ``accuracy`` (exact match) or ``value``
+    (numeric answers: RMSE). Returns the manifest.
+
+    Raises
+    ------
+    DataError
+        When the pool has no manifest naming its language, a split does not fit the pool (out
+        of range, or made for a pool with another sha256), a test name is not a plain name, or
+        a split has an empty part to train or test on.
+    """
+    if kind not in KINDS:
+        raise DataError(f"`kind` {kind!r}: choose one of {', '.join(KINDS)}.")
+    if not splits:
+        raise DataError("give at least one split.")
+    source = examples_path(pool)
+    manifest = read_manifest(source.parent)
+    language = manifest.get("language")
+    if not isinstance(language, str):
+        raise DataError(f"{source.parent}: the pool's manifest names no language.")
+    records = list(read_examples(source))
+    digest = file_record(source)["sha256"]
+    say = progress or (lambda message: None)
+    with SuiteWriter(out, overwrite=overwrite, export=export) as writer:
+        shutil.copyfile(source, writer.path("examples.jsonl"))
+        writer.describe("examples.jsonl", f"the pool the splits index (from {source})")
+        for name, given in splits.items():
+            check_name(name, what="test name", source="splits")
+            say(f"adding {name}")
+            split = given if isinstance(given, Split) else read_split(given, len(records))
+            _check_fits(split, name, digest, len(records))
+            writer.add_test(
+                name,
+                kind=kind,
+                split=split,
+                pool="examples.jsonl",
+                records=records,
+                description=str(split.meta.get("method", "split")) + f" split {name}",
+            )
+        header = {
+            "suite": "splits",
+            "language": language,
+            "grammar_version": manifest.get("grammar_version"),
+            "grammar_sha256": manifest.get("grammar_sha256"),
+            "seed": manifest.get("seed"),
+            "parameters": {"pool": str(source), "pool_sha256": digest, "kind": kind},
+        }
+        return writer.finish(header, f"{language} splits", _INTRODUCTION)
+
+
+def _check_fits(split: Split, name: str, digest: str, size: int) -> None:
+    split.check(size, name)
+    recorded = split.meta.get("pool", {})
+    made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
+    if made_for is not None and made_for != digest:
+        raise DataError(
+            f"split {name} was made for another pool (sha256 {str(made_for)[:16]}…, this pool "
+            f"{digest[:16]}…); split this pool instead."
+        )
+    empty = [part for part in ("train", "test") if not split.part(part)]
+    if empty:
+        raise DataError(f"split {name} has an empty {' and '.join(empty)} part.")
+
+
+_INTRODUCTION = (
+    "A suite of split files over one pool (`symcomp suite from-splits`): every test indexes "
+    "`examples.jsonl` with its own `split.json` (CFQ layout); the split's `meta` records how "
+    "it was made and its measured divergences."
+)
