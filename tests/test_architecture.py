@@ -54,6 +54,7 @@ def test_nothing_outside_languages_names_a_builtin_language() -> None:
     found = [
         f"{path.relative_to(PACKAGE)}:{line}: {text!r}"
         for path in library_modules(outside="languages")
+        if path.relative_to(PACKAGE).parts[0] != "papers"  # a paper is about its language
         for line, text in strings(path)
         if text in BUILTIN
     ]

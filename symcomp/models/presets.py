@@ -15,6 +15,17 @@ Preset = dict[str, dict[str, Any]]
 _SMALL_TRAIN = {"optimizer": "adam", "lr": 1e-3, "clip": 5.0, "epochs": 20, "patience": 5}
 _ENCODER_TRAIN = {**_SMALL_TRAIN, "epochs": 30, "patience": 5, "dev_metric": "dev_accuracy"}
 _TINY_TRAIN = {"optimizer": "adam", "lr": 3e-3, "clip": 5.0, "epochs": 5}
+# CobA's setup: AdamW with polynomial (linear) decay after a warm-up, frozen DICE numbers
+_COBA_TRAIN = {
+    "optimizer": "adamw",
+    "lr": 1e-3,
+    "weight_decay": 0.01,
+    "schedule": "polynomial",
+    "warmup": 200,
+    "clip": 1.0,
+    "epochs": 30,
+}
+_COBA_TASK = {"numbers": "dice", "batch_size": 64}
 
 PRESETS: dict[str, dict[str, Preset]] = {
     "lstms2s": {
@@ -118,14 +129,25 @@ PRESETS: dict[str, dict[str, Preset]] = {
     },
     "bow": {
         "small": {"model": {"embedding": 128}, "train": _ENCODER_TRAIN},
+        "coba": {"model": {"embedding": 128}, "train": _COBA_TRAIN, "task": _COBA_TASK},
         "tiny": {"model": {"embedding": 16, "dropout": 0.0}, "train": _TINY_TRAIN},
     },
     "lstm": {
         "small": {"model": {"embedding": 64, "hidden": 128}, "train": _ENCODER_TRAIN},
+        "coba": {
+            "model": {"embedding": 64, "hidden": 128},
+            "train": _COBA_TRAIN,
+            "task": _COBA_TASK,
+        },
         "tiny": {"model": {"embedding": 16, "hidden": 16, "dropout": 0.0}, "train": _TINY_TRAIN},
     },
     "treelstm": {
         "small": {"model": {"embedding": 64, "hidden": 128}, "train": _ENCODER_TRAIN},
+        "coba": {  # CobA's tree-LSTM is N-ary: every operator has two ordered operands
+            "model": {"embedding": 64, "hidden": 128, "variant": "nary", "arity": 2},
+            "train": _COBA_TRAIN,
+            "task": _COBA_TASK,
+        },
         "tiny": {"model": {"embedding": 16, "hidden": 16, "dropout": 0.0}, "train": _TINY_TRAIN},
     },
     "bert": {
@@ -139,6 +161,18 @@ PRESETS: dict[str, dict[str, Preset]] = {
         },
     },
     "albert": {
+        "coba": {  # random left-padding: inputs start at a random position while training
+            "model": {
+                "d_model": 128,
+                "heads": 4,
+                "ff": 256,
+                "layers": 4,
+                "embedding": 64,
+                "random_shift": 16,
+            },
+            "train": {**_COBA_TRAIN, "lr": 5e-4},
+            "task": _COBA_TASK,
+        },
         "small": {
             "model": {"d_model": 128, "heads": 4, "ff": 256, "layers": 4, "embedding": 64},
             "train": {**_ENCODER_TRAIN, "lr": 5e-4, "schedule": "warmup", "warmup": 500},

@@ -1,0 +1,55 @@
+"""``symcomp reproduce PAPER``: a paper's data, models, scores, report and figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from symcomp.cli.app import cli, quiet
+
+PAPERS = ("keysers2020", "hupkes2020", "coba", "neely2020", "yanaka2020")  # symcomp.papers
+
+
+@cli.command()
+@click.argument("paper", type=click.Choice(PAPERS))
+@click.option(
+    "--scale",
+    type=click.Choice(["tiny", "small", "paper"]),
+    default="small",
+    show_default=True,
+    help="tiny: a minute (tests); small: a CPU, within the times in docs/reproductions.md; "
+    "paper: the paper's sizes and presets (a GPU).",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path, file_okay=False), help="Default: runs/PAPER-SCALE."
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--device",
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    default="auto",
+    show_default=True,
+    help="auto: CUDA when present (mixed precision), else CPU.",
+)
+@click.pass_context
+def reproduce(
+    ctx: click.Context, paper: str, scale: str, out: Path | None, seed: int, device: str
+) -> None:
+    """Reproduce PAPER's model findings: build its data, train every model it compares
+    (finished runs are kept, an interrupted one continues), score them, and write
+    results.json, report.md (the paper's numbers beside symcomp's) and figures/*.png."""
+    from symcomp.papers import get_paper
+    from symcomp.papers.runner import reproduce as run_reproduction
+
+    target = out or Path("runs") / f"{paper}-{scale}"
+    say = None if quiet(ctx) else (lambda message: click.echo(f"  {message}", err=True))
+    results = run_reproduction(
+        get_paper(paper), target, scale=scale, seed=seed, device=device, progress=say
+    )
+    for finding in results["findings"]:
+        mark = "reproduced" if finding["reproduced"] else "NOT reproduced"
+        click.echo(f"{mark}: {finding['finding']} ({finding['symcomp']})")
+    click.echo(f"report: {target / 'report.md'}")
+    for figure in results["figures"]:
+        click.echo(f"figure: {target / 'figures' / figure}")

@@ -1,0 +1,109 @@
+"""Hupkes et al. 2020 ("Compositionality decomposed"), PCFG SET: the five tests for LSTMS2S,
+ConvS2S and the Transformer, with the paper's breakdowns and overgeneralisation profiles.
+
+One run per distinct split of the suite and model (the task run also serves localism and the
+per-function test, as in the paper); every test is scored with its run in the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from symcomp.papers import figures
+from symcomp.papers.statistics import spearman
+from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown
+
+ARCHITECTURES = (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))
+
+
+class Hupkes2020(SuitePaper):
+    """The paper's figures and findings on top of the suite machinery."""
+
+    def figures(self, scores: Scores, names: Sequence[str], out: Path) -> list[Path]:
+        by_functions = {
+            name: breakdown(scores.get(name, {}), "task", "by_functions") for name in names
+        }
+        profiles = {}
+        for name in names:
+            for test, results in sorted(scores.get(name, {}).items()):
+                if test.startswith("overgeneralisation") and results[0].get("profile"):
+                    points = [
+                        (i + 1.0, float(p["rule"])) for i, p in enumerate(results[0]["profile"])
+                    ]
+                    profiles[f"{name} {test.split('/', 1)[-1]}"] = points
+        return [
+            *super().figures(scores, names, out),
+            figures.line_plot(
+                out / "figures" / "task_accuracy_by_functions.png",
+                by_functions,
+                title="PCFG SET task accuracy by number of functions",
+                xlabel="functions in the input",
+                ylabel="accuracy",
+            ),
+            figures.line_plot(
+                out / "figures" / "overgeneralisation_profiles.png",
+                profiles,
+                title="Overgeneralisation over training (exceptions predicted by the rule)",
+                xlabel="epoch",
+                ylabel="share predicted by the rule",
+            ),
+        ]
+
+    def findings(self, scores: Scores, names: Sequence[str]) -> list[dict[str, Any]]:
+        found = []
+        for name in names:
+            points = breakdown(scores.get(name, {}), "task", "by_functions")
+            rho = (
+                spearman([p[0] for p in points], [p[1] for p in points]) if len(points) > 2 else 0.0
+            )
+            found.append(
+                {
+                    "finding": f"{name}: task accuracy falls as inputs hold more functions",
+                    "paper": "accuracy decreases with the number of functions (Fig. 3)",
+                    "symcomp": f"Spearman rho = {rho:.3f} over {len(points)} function counts",
+                    "reproduced": len(points) > 2 and rho < -0.8,
+                }
+            )
+        return found
+
+
+PAPER = Hupkes2020(
+    name="hupkes2020",
+    title="Compositionality Decomposed (Hupkes et al. 2020), PCFG SET",
+    language="pcfg-set",
+    scales={
+        "tiny": SuiteScale(
+            {"n": 300, "per_function": 20, "export": False},
+            (0,),
+            "tiny",
+            ("epochs=2", "dev_limit=10", "max_output=24", "threads=1"),
+            (ARCHITECTURES[0],),
+            spec_changes={"exception_ratios": (0.02,), "per_length": 4},
+        ),
+        "small": SuiteScale(
+            {"n": 8000, "per_function": 200, "export": False},
+            (0,),
+            "small",
+            ("epochs=60", "max_minutes=1.0", "budget_clock=cpu", "threads=1", "dev_limit=200"),
+            ARCHITECTURES,
+            spec_changes={"exception_ratios": (0.001, 0.005)},
+        ),
+        "paper": SuiteScale(
+            {"n": 100_000, "export": False}, (0, 1, 2), "hupkes", (), ARCHITECTURES
+        ),
+    },
+    card={
+        "task accuracy": ("task", ("accuracy",)),
+        "systematicity accuracy": ("systematicity", ("accuracy",)),
+        "productivity accuracy": ("productivity", ("accuracy",)),
+        "substitutivity (equally distributed) consistency": (
+            "substitutivity/equally_distributed",
+            ("consistency",),
+        ),
+        "substitutivity (primitive) consistency": ("substitutivity/primitive", ("consistency",)),
+        "localism consistency": ("localism", ("localism", "consistency")),
+    },
+    paper_values={},
+)

@@ -1,0 +1,39 @@
+"""Small statistics the reports use (no scipy needed).
+
+>>> spearman([0.1, 0.2, 0.3, 0.4], [0.9, 0.5, 0.6, 0.1])
+-0.8
+>>> ranks([3.0, 1.0, 3.0])
+[2.5, 1.0, 2.5]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for position in range(start, end + 1):
+            result[order[position]] = (start + end) / 2 + 1
+        start = end + 1
+    return result
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float:
+    mean_x, mean_y = sum(x) / len(x), sum(y) / len(y)
+    cov = sum((a - mean_x) * (b - mean_y) for a, b in zip(x, y, strict=True))
+    spread = math.sqrt(sum((a - mean_x) ** 2 for a in x) * sum((b - mean_y) ** 2 for b in y))
+    return cov / spread if spread else 0.0
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rank correlation (Pearson's of the ranks; ties get mean ranks)."""
+    return round(pearson(ranks(x), ranks(y)), 6)

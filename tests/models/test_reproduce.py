@@ -1,0 +1,74 @@
+"""`symcomp reproduce PAPER --scale tiny`: data, runs, scores, report and figures, end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from symcomp.cli import cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["-q", *(str(a) for a in args)])
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("paper", ["keysers2020", "coba", "hupkes2020", "neely2020"])
+def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tmp_path: Path) -> None:
+    out = tmp_path / paper
+    code, text = run("reproduce", paper, "--scale", "tiny", "--out", out, "--device", "cpu")
+    assert code == 0, text
+    results = json.loads((out / "results.json").read_text())
+    assert results["paper"] == paper and results["scale"] == "tiny"
+    assert results["run_count"] == len(results["runs"]) > 0
+    assert all(r["epochs"] >= 1 and r["train_cpu_seconds"] >= 0 for r in results["runs"])
+    assert results["figures"]
+    for name in results["figures"]:
+        figure = (out / "figures" / name).read_bytes()
+        assert figure.startswith(PNG) and len(figure) > 2000  # a real, non-empty picture
+        assert f"figure: {out / 'figures' / name}" in text
+    report = (out / "report.md").read_text()
+    assert "## Findings" in report and "## How this was run" in report
+    assert "paper" in report and results["findings"] is not None
+
+
+def test_a_rerun_keeps_finished_runs(tmp_path: Path) -> None:
+    out = tmp_path / "k"
+    assert (
+        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
+    )
+    checkpoints = sorted(out.glob("runs/*/*/checkpoints/*.pt"))
+    stamps = [p.stat().st_mtime_ns for p in checkpoints]
+    assert (
+        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
+    )
+    assert [p.stat().st_mtime_ns for p in checkpoints] == stamps  # nothing trained again
+
+
+def test_an_interrupted_run_continues(tmp_path: Path) -> None:
+    out = tmp_path / "k"
+    assert (
+        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
+    )
+    first = sorted(out.glob("runs/*/*"))[0]
+    finished = json.loads((first / "summary.json").read_text())
+    (first / "summary.json").unlink()  # as if stopped before the end
+    assert (
+        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
+    )
+    again = json.loads((first / "summary.json").read_text())
+    assert (
+        again["epochs"] == finished["epochs"]
+        and again["test_accuracy"] == finished["test_accuracy"]
+    )
+
+
+def test_unknown_papers_and_scales_are_usage_errors(tmp_path: Path) -> None:
+    assert run("reproduce", "keysers2021", "--out", tmp_path)[0] == 2
+    assert run("reproduce", "coba", "--scale", "huge", "--out", tmp_path)[0] == 2
