@@ -38,8 +38,11 @@ def reproduce(
     seed: int = 0,
     device: str = "auto",
     progress: Say | None = None,
+    command: str = "",
 ) -> dict[str, Any]:
-    """Reproduce ``paper`` into ``out`` at ``scale``; return the results (also written)."""
+    """Reproduce ``paper`` into ``out`` at ``scale``; return the results (also written).
+
+    ``command`` is how the reproduction was asked for (shown in the report)."""
     if scale not in SCALES:
         raise DataError(f"`scale` {scale!r}: choose one of {', '.join(SCALES)}.")
     say = progress or (lambda message: None)
@@ -60,6 +63,7 @@ def reproduce(
         "scale": scale,
         "seed": seed,
         "device": device,
+        "command": command or f"reproduce({paper.name!r}, scale={scale!r}, seed={seed})",
         "symcomp": __version__,
         "machine": f"{platform.platform()}, Python {platform.python_version()}",
         "runs": [_run_record(o) for o in outcomes],
@@ -126,7 +130,7 @@ def _footer(results: dict[str, Any]) -> str:
     seeds = sorted({run["seed"] for run in results["runs"]})
     return (
         "## How this was run\n\n"
-        f"`symcomp reproduce {results['paper']} --scale {results['scale']}`: "
+        f"`{results['command']}`: "
         f"{results['run_count']} runs (seeds {', '.join(map(str, seeds))}), "
         f"{results['train_cpu_seconds'] / 60:.1f} CPU-minutes of training, "
         f"{results['cpu_seconds'] / 60:.1f} CPU-minutes and {results['wall_seconds'] / 60:.1f} "
