@@ -44,8 +44,15 @@ def reproduce(
 
     target = out or Path("runs") / f"{paper}-{scale}"
     say = None if quiet(ctx) else (lambda message: click.echo(f"  {message}", err=True))
+    command = f"symcomp reproduce {paper} --scale {scale} --seed {seed} --out {target}"
     results = run_reproduction(
-        get_paper(paper), target, scale=scale, seed=seed, device=device, progress=say
+        get_paper(paper),
+        target,
+        scale=scale,
+        seed=seed,
+        device=device,
+        progress=say,
+        command=command,
     )
     for finding in results["findings"]:
         mark = "reproduced" if finding["reproduced"] else "NOT reproduced"
