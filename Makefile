@@ -53,6 +53,10 @@ demo: $(STAMP)
 	$(BIN)/symcomp -q suite arithmetic --in-domain 2400 --generalisation 1200 --out $(DEMO)/arithmetic --overwrite
 	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
 	$(BIN)/symcomp evaluate $(DEMO)/arithmetic --model random-guess --model constant-mean
+	@echo "== reproduce a paper's finding at tiny scale: Keysers et al. 2020 on SCAN, accuracy vs"
+	@echo "   compound divergence (report and figure; --scale small takes ~45 CPU-minutes, see"
+	@echo "   docs/reproductions.md)"
+	$(BIN)/symcomp reproduce keysers2020 --scale tiny --device cpu --out $(DEMO)/keysers2020
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
