@@ -13,7 +13,7 @@ install: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev,nli,arith,hf,models]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev,nli,arith,hf,models,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)

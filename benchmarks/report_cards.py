@@ -91,7 +91,9 @@ def main() -> None:
         config = resolve(model, args.preset, sets)
         out = args.out / f"{args.language}-runs" / model
         started = time.perf_counter()
-        summaries = train_suite(suite, config, out, device="cpu", overwrite=True, reuse=args.reuse)
+        summaries = train_suite(
+            suite, config, out, device="cpu", overwrite=not args.reuse, resume=args.reuse
+        )
         trained = time.perf_counter() - started
         card = run_report_card(suite, out)
         card["source"] = model

@@ -138,3 +138,32 @@ def language_argument(name: str) -> Any:
     from symcomp.core.registry import get_language
 
     return get_language(name)
+
+
+def executor_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--executor local|ray`` and ``--address``, for commands whose work can spread out."""
+    function = click.option(
+        "--address",
+        metavar="ADDR",
+        help="Ray cluster to use with --executor ray (default: start a local one here). "
+        "`ray start --head` prints the address of a new cluster.",
+    )(function)
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where the work runs: local processes (--jobs), or a Ray cluster (pip install "
+        "'symcomp[ray]'); the output is identical either way.",
+    )(function)
+
+
+def jobs_from(jobs: int, executor: str, address: str | None) -> Any:
+    """What library functions take as ``jobs``: local processes, or a Ray executor."""
+    if executor == "local":
+        if address:
+            raise UserError("--address names a Ray cluster: use it with --executor ray.")
+        return jobs
+    from symcomp.data.ray_executor import RayExecutor
+
+    return RayExecutor(address, workers=jobs if jobs > 1 else None)

@@ -9,7 +9,14 @@ from typing import TextIO
 
 import click
 
-from symcomp.cli.app import UserError, cli, language_argument, progress
+from symcomp.cli.app import (
+    UserError,
+    cli,
+    executor_options,
+    jobs_from,
+    language_argument,
+    progress,
+)
 
 
 @cli.command()
@@ -59,6 +66,7 @@ def languages(as_json: bool) -> None:
     help="Worker processes (output is identical for any value).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
+@executor_options
 @click.pass_context
 def generate(
     ctx: click.Context,
@@ -74,6 +82,8 @@ def generate(
     max_length: int | None,
     jobs: int,
     overwrite: bool,
+    executor: str,
+    address: str | None,
 ) -> None:
     """Write a pool of LANGUAGE examples to OUT/examples.jsonl with a manifest."""
     from symcomp.core.resources import grammar_file
@@ -109,7 +119,8 @@ def generate(
         else (lang.sampler.count() if enumerate_all and lang.is_finite() else None)
     )
     with progress(ctx, total, f"{language}") as step:
-        manifest = write_pool(lang, out, spec, jobs=jobs, overwrite=overwrite, progress=step)
+        workers = jobs_from(jobs, executor, address)
+        manifest = write_pool(lang, out, spec, jobs=workers, overwrite=overwrite, progress=step)
     record = manifest["files"]["examples.jsonl"]
     filters = manifest["filters"]
     rejected = ", ".join(f"{k} {v:,}" for k, v in filters["rejected"].items()) or "none"

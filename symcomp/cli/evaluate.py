@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli
+from symcomp.cli.app import UserError, cli, executor_options, jobs_from
 
 
 def _build_model(spec: str, context: Any) -> Any:
@@ -50,6 +50,7 @@ def _build_model(spec: str, context: Any) -> Any:
     help="CPU threads for trained models run in the loop (torch.set_num_threads; default: "
     "torch's). On a machine other jobs share, 1 is often fastest.",
 )
+@executor_options
 def evaluate(
     suite_dir: Path,
     models: tuple[str, ...],
@@ -58,6 +59,8 @@ def evaluate(
     tests: tuple[str, ...],
     as_json: bool,
     threads: int | None,
+    executor: str,
+    address: str | None,
 ) -> None:
     """Score a model or predictions on every test of SUITE_DIR and print the report card."""
     from symcomp.metrics.predictions import load_predictions, prediction_files
@@ -93,10 +96,11 @@ def evaluate(
                 checkpoints=checkpoint_sets,
             )
         )
+    workers = jobs_from(1, executor, address)
     cards = [
-        _run_card(suite_dir, Path(source.name), tests, checkpoint_sets)
+        _run_card(suite_dir, Path(source.name), tests, checkpoint_sets, workers)
         if Path(source.name).is_dir() and source.model is not None
-        else evaluate_suite(suite_dir, source, tests or None)
+        else evaluate_suite(suite_dir, source, tests or None, jobs=workers)
         for source in sources
     ]
     if as_json:
@@ -117,8 +121,8 @@ def _set_threads(threads: int) -> None:
 
 
 def _run_card(
-    suite_dir: Path, run: Path, tests: tuple[str, ...], checkpoints: list[Any]
+    suite_dir: Path, run: Path, tests: tuple[str, ...], checkpoints: list[Any], jobs: Any
 ) -> dict[str, Any]:
     from symcomp.models.report import run_report_card
 
-    return run_report_card(suite_dir, run, tests, checkpoints)
+    return run_report_card(suite_dir, run, tests, checkpoints, jobs=jobs)

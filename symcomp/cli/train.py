@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli, quiet
+from symcomp.cli.app import cli, executor_options, jobs_from, quiet
 
 # the names of symcomp.models.zoo.MODELS (kept here so --help does not import torch; a test
 # checks they are the same)
@@ -75,9 +75,22 @@ class _Bar:
     type=click.Choice(["auto", "cpu", "cuda"]),
     help="auto: CUDA when present (with mixed precision), else CPU.",
 )
-@click.option("--resume", is_flag=True, help="Continue the run in --out from its last epoch.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the run in --out from its last epoch; for a run set, keep its finished "
+    "runs and continue the rest.",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing run in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --executor ray: runs of a run set trained at once (default: one per CPU).",
+)
+@executor_options
 @click.pass_context
 def train(
     ctx: click.Context,
@@ -90,6 +103,9 @@ def train(
     resume: bool,
     overwrite: bool,
     as_json: bool,
+    jobs: int,
+    executor: str,
+    address: str | None,
 ) -> None:
     """Train a model on TARGET = SUITE_DIR/TEST (one run), or on every test of SUITE_DIR (a run
     set: one run per distinct split), writing config, metrics, checkpoints and predictions."""
@@ -108,10 +124,15 @@ def train(
 
     try:
         if Suite.is_suite(target):
-            if resume:
-                raise UserError("--resume continues one run: give SUITE_DIR/TEST and its --out.")
             summaries = train_suite(
-                target, config, out, device=device, overwrite=overwrite, progress=bar
+                target,
+                config,
+                out,
+                device=device,
+                overwrite=overwrite,
+                resume=resume,
+                jobs=jobs_from(jobs, executor, address),
+                progress=bar,
             )
         else:
             data = read_test(target)

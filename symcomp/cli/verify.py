@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from symcomp.cli.app import UserError, cli, in_flags, language_argument, progress
+from symcomp.cli.app import (
+    UserError,
+    cli,
+    executor_options,
+    in_flags,
+    jobs_from,
+    language_argument,
+    progress,
+)
 
 
 @cli.command()
@@ -78,6 +86,7 @@ from symcomp.cli.app import UserError, cli, in_flags, language_argument, progres
     show_default=True,
     help="Rows listed per section of the text report (0: all).",
 )
+@executor_options
 @click.pass_context
 def verify(
     ctx: click.Context,
@@ -95,6 +104,8 @@ def verify(
     strict: bool,
     allow_unparsable: bool,
     max_listed: int,
+    executor: str,
+    address: str | None,
 ) -> None:
     """Check the labels (or outputs) of DATA: a JSONL/TSV/MultiNLI file or a pool folder.
 
@@ -115,9 +126,10 @@ def verify(
     options = VerifyOptions(
         prover=prover, timeout_ms=timeout_ms, labels=labels, cross_check=cross_check
     )
+    workers = jobs_from(jobs, executor, address)
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(
-            data, language, options, fmt=fmt, jobs=jobs, sample=sample, seed=seed, progress=step
+            data, language, options, fmt=fmt, jobs=workers, sample=sample, seed=seed, progress=step
         )
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))

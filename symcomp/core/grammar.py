@@ -77,6 +77,11 @@ class Grammar:
         self._check_compiled()
         self._check_sidecar()
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Lark's compiled tables do not survive pickling; another process (a Ray worker)
+        # compiles the grammar again from its text and sidecar
+        return (_rebuild_grammar, (self.text, self.sidecar, self.name, self.source))
+
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
@@ -360,3 +365,8 @@ def aux_repeat(name: str) -> tuple[str, str] | None:
     """
     match = _AUX_REPEAT.match(name)
     return (match.group("rule"), match.group("op")) if match else None
+
+
+def _rebuild_grammar(text: str, sidecar: Sidecar, name: str, source: str) -> Grammar:
+    """A pickled :class:`Grammar`, compiled again (see ``Grammar.__reduce__``)."""
+    return Grammar(text, sidecar, name=name, source=source)

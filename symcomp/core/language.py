@@ -148,6 +148,10 @@ class Language:
         grammar = Grammar(self.grammar.text, sidecar, name=name, source=self.grammar.source)
         return type(self)(name, grammar, self.semantics, self.description)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # rebuilt from its parts in another process (the sampler and parser are compiled again)
+        return (type(self), (self.name, self.grammar, self.semantics, self.description))
+
     # -- identity --------------------------------------------------------------------------
 
     @property

@@ -32,7 +32,7 @@ from symcomp.data.artifacts import (
     prepare_output_dir,
 )
 from symcomp.data.naturalize import LengthDepthTarget
-from symcomp.data.parallel import chunked, ordered_map, worker_state
+from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
 from symcomp.data.pool import DrawStats, draw_pool, enumerate_pool
 from symcomp.errors import GenerationError
 from symcomp.version import __version__
@@ -50,7 +50,7 @@ class PoolWriter(Protocol):
         out: Path,
         spec: PoolSpec,
         *,
-        jobs: int = 1,
+        jobs: Jobs = 1,
         overwrite: bool = False,
         progress: Callable[[int], None] | None = None,
     ) -> dict[str, Any]: ...
@@ -106,7 +106,7 @@ def write_pool(
     out: Path,
     spec: PoolSpec,
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def generate(
     out: Path,
     spec: PoolSpec,
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
@@ -158,7 +158,7 @@ def generate(
     return manifest
 
 
-def _lines(language: Language, spec: PoolSpec, stats: DrawStats, jobs: int) -> Iterator[str]:
+def _lines(language: Language, spec: PoolSpec, stats: DrawStats, jobs: Jobs) -> Iterator[str]:
     if spec.enumerate_all:
         accepted = enumerate_pool(
             language, max_depth=spec.max_depth, max_length=spec.max_length, stats=stats
@@ -175,7 +175,7 @@ def _lines(language: Language, spec: PoolSpec, stats: DrawStats, jobs: int) -> I
             stats=stats,
         )
     # Lark trees unpickle slowly; worker processes get them as nested tuples instead.
-    encode = encode_tree if jobs > 1 else _same
+    encode = _same if as_executor(jobs).in_process else encode_tree
     chunks = (
         [(encode(item.tree), item.text, item.meta) for item in chunk]
         for chunk in chunked(accepted, CHUNK)

@@ -1,9 +1,21 @@
-"""An order-preserving parallel map over chunks, on a local process pool.
+"""Executors: where work that is a pure function of its input runs, with the same result
+anywhere.
 
-Work that is a pure function of its input (interpreting, serialising, verifying, scoring) is cut
-into chunks and mapped on ``jobs`` worker processes; results come back in input order, with at
-most ``2 * jobs`` chunks in flight so memory stays bounded. ``jobs=1`` runs in-process, so the
-output never depends on the number of workers.
+Two kinds of work are parallel. *Chunks* (interpreting and serialising examples, verifying
+rows) are mapped with :meth:`Executor.map`: results come back in input order, with a bounded
+number of chunks in flight, so the output never depends on the executor or the number of
+workers. *Units* (whole training runs) are run with :meth:`Executor.run`, each writing its own
+folder. Executors:
+
+:class:`LocalExecutor`
+    ``jobs`` worker processes on this machine (``jobs=1``: in this process); units one after
+    the other (a run uses the machine's threads itself).
+:class:`symcomp.data.ray_executor.RayExecutor`
+    a Ray cluster (``symcomp ... --executor ray --address ADDR``); chunks go to actors that keep
+    their state (a language, a prover context), units to tasks that may ask for GPUs. Workers
+    that die are restarted and their work retried.
+
+Functions that accept ``jobs`` take an ``int`` (local processes) or an :class:`Executor`.
 
 >>> list(ordered_map(sum, [[1, 2], [3], [4, 5, 6]], jobs=1))
 [3, 3, 15]
@@ -13,54 +25,101 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 _worker_state: dict[str, Any] = {}
 
 
+class Executor(Protocol):
+    """Runs chunks and units of work (see the module docstring)."""
+
+    @property
+    def in_process(self) -> bool:
+        """True when work runs in this process (nothing is pickled)."""
+        ...
+
+    def map(
+        self, function: Callable[[T], R], chunks: Iterable[T], state: dict[str, Any]
+    ) -> Iterator[R]:
+        """``function(chunk)`` for every chunk, in order; ``state`` through :func:`worker_state`."""
+        ...
+
+    def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
+        """``function(unit)`` for every unit, in order (each may ask for ``gpus``)."""
+        ...
+
+
+Jobs = int | Executor
+
+
 def worker_state() -> dict[str, Any]:
-    """The state set up by ``initializer`` in the current worker (or the parent for jobs=1)."""
+    """The state set up for the current worker (or this process when work runs here)."""
     return _worker_state
 
 
-def _set_state(state: dict[str, Any]) -> None:
+def set_worker_state(state: dict[str, Any]) -> None:
+    """Install ``state`` as this process's :func:`worker_state` (executors call this)."""
     _worker_state.clear()
     _worker_state.update(state)
+
+
+class LocalExecutor:
+    """``jobs`` processes on this machine; ``jobs=1`` runs everything in this process."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.jobs = max(1, jobs)
+
+    @property
+    def in_process(self) -> bool:
+        return self.jobs == 1
+
+    def map(
+        self, function: Callable[[T], R], chunks: Iterable[T], state: dict[str, Any]
+    ) -> Iterator[R]:
+        if self.jobs == 1:
+            set_worker_state(dict(state))
+            yield from map(function, chunks)
+            return
+        # forked where the platform allows, so ``state`` is not pickled (function and chunks are)
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=context,
+            initializer=set_worker_state,
+            initargs=(state,),
+        ) as pool:
+            pending: deque[Future[R]] = deque()
+            for chunk in chunks:
+                pending.append(pool.submit(function, chunk))
+                if len(pending) >= 2 * self.jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+
+    def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
+        return [function(unit) for unit in units]
+
+
+def as_executor(jobs: Jobs) -> Executor:
+    """An executor from ``jobs``: a number of local processes, or an executor as given."""
+    return LocalExecutor(jobs) if isinstance(jobs, int) else jobs
 
 
 def ordered_map(
     function: Callable[[T], R],
     chunks: Iterable[T],
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     state: dict[str, Any] | None = None,
 ) -> Iterator[R]:
-    """Yield ``function(chunk)`` for each chunk, in order, using ``jobs`` processes.
-
-    ``state`` (e.g. the language) is made available to ``function`` through
-    :func:`worker_state`. Workers are forked where the platform allows, so ``state`` is not
-    pickled; ``function`` and the chunks are.
-    """
-    if jobs <= 1:
-        _set_state(dict(state or {}))
-        yield from map(function, chunks)
-        return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_set_state, initargs=(state or {},)
-    ) as executor:
-        pending: deque[Future[R]] = deque()
-        for chunk in chunks:
-            pending.append(executor.submit(function, chunk))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+    """Yield ``function(chunk)`` for each chunk, in order, on ``jobs`` (processes or an
+    executor). ``state`` (e.g. the language) reaches ``function`` through :func:`worker_state`."""
+    yield from as_executor(jobs).map(function, chunks, dict(state or {}))
 
 
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:

@@ -28,6 +28,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
 from symcomp.metrics.localism import localism_scores
 from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
@@ -62,9 +63,16 @@ class PredictionSource:
 
 
 def evaluate_suite(
-    suite: Path | Suite, source: PredictionSource, tests: Sequence[str] | None = None
+    suite: Path | Suite,
+    source: PredictionSource,
+    tests: Sequence[str] | None = None,
+    *,
+    jobs: Jobs = 1,
 ) -> dict[str, Any]:
-    """Score ``source`` on every test of the suite (or on ``tests``); return the report card."""
+    """Score ``source`` on every test of the suite (or on ``tests``); return the report card.
+
+    ``jobs`` scores the tests (in this process by default; each test a unit of work on an
+    executor: the same card either way)."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
     language = get_language(folder.language)
     chosen = list(tests) if tests else list(folder.tests)
@@ -72,13 +80,25 @@ def evaluate_suite(
         folder.entry(name)  # an unknown name is an error before any work
     if source.aligned is not None and len(chosen) != 1:
         raise DataError("a line-aligned TSV scores one test: name it with `tests`.")
-    results = {name: _TestScorer(folder, name, language, source).score() for name in chosen}
+    executor = as_executor(jobs)
+    if executor.in_process:
+        found = [_TestScorer(folder, name, language, source).score() for name in chosen]
+    else:
+        found = executor.run(score_test, [(folder.root, name, source) for name in chosen])
+    results = dict(zip(chosen, found, strict=True))
     return {
         "suite": str(folder.root),
         "source": source.name,
         "language": language.name,
         "tests": results,
     }
+
+
+def score_test(unit: tuple[Path, str, PredictionSource]) -> dict[str, Any]:
+    """One test's result: a unit of work that runs anywhere the suite is readable."""
+    root, name, source = unit
+    folder = Suite.read(root)
+    return _TestScorer(folder, name, get_language(folder.language), source).score()
 
 
 class _TestScorer:

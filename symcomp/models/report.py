@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from symcomp.data.parallel import Jobs, as_executor
 from symcomp.metrics.models import Model, ModelContext
 from symcomp.metrics.predictions import Predictions
-from symcomp.metrics.report import PredictionSource, evaluate_suite
+from symcomp.metrics.report import PredictionSource, score_test
 from symcomp.models.loading import load_run_model
-from symcomp.models.runs import checkpoint_models, is_runset, runs_for_tests
+from symcomp.models.runs import checkpoint_models, is_runset, read_runset, runs_for_tests
 from symcomp.suites.reading import Suite
 
 
@@ -26,24 +27,29 @@ def run_report_card(
     run: Path,
     tests: Sequence[str] = (),
     checkpoints: Sequence[Predictions | Model] = (),
+    *,
+    jobs: Jobs = 1,
 ) -> dict[str, Any]:
     """Score ``run`` (a run directory or a run set) on ``suite`` (or on ``tests`` of it).
 
-    Tests no run was trained for are reported with a note and no numbers (n/a on the card);
-    naming a test explicitly scores it with a single run whatever split that run saw.
-    """
+    Tests no finished run serves are reported with a note naming the missing run and no
+    numbers (n/a on the card): a partial run set is scored as far as it goes. Naming a test
+    explicitly scores it with a single run whatever split that run saw. ``jobs`` scores the
+    tests on an executor (the same card)."""
     folder = Suite.read(suite)
     plan = runs_for_tests(run, folder)
     if tests and not is_runset(run):
         plan = {test: run for test in tests}
+    chosen = list(tests or plan)
+    units = []
     results: dict[str, Any] = {}
-    for test in tests or tuple(plan):
+    for test in chosen:
         entry = folder.entry(test)
         trained = plan.get(test)
         if trained is None:
             results[test] = {
                 "kind": entry.kind,
-                "note": f"no run in {run} was trained on this split",
+                "note": _missing(run, test),
                 "pairs": {},  # the card's value-pairs rows read result["pairs"]
             }
             continue
@@ -52,10 +58,28 @@ def run_report_card(
             model=functools.partial(_model, trained),
             checkpoints=list(checkpoints) or checkpoint_models(trained),
         )
-        results[test] = evaluate_suite(folder, source, [test])["tests"][test]
+        units.append((folder.root, test, source))
+    executor = as_executor(jobs)
+    scored = (
+        [score_test(u) for u in units] if executor.in_process else executor.run(score_test, units)
+    )
+    results.update({unit[1]: result for unit, result in zip(units, scored, strict=True)})
+    results = {test: results[test] for test in chosen}
     return {
         "suite": str(folder.root),
         "source": str(run),
         "language": folder.language,
         "tests": results,
     }
+
+
+def _missing(run: Path, test: str) -> str:
+    """Why ``test`` has no run: not part of the run, or the run set's run is not finished."""
+    if is_runset(run):
+        planned = read_runset(run).get(test)
+        if planned is not None:
+            return (
+                f"the run set's run {run / planned} is not finished; resume the run set to "
+                f"score this test"
+            )
+    return f"no run in {run} was trained on this split"

@@ -30,12 +30,13 @@ import torch
 
 from symcomp._util import Record
 from symcomp.data.artifacts import atomic_writer, write_json
+from symcomp.data.parallel import Jobs, as_executor
 from symcomp.data.safe_paths import check_name
 from symcomp.errors import DataError, OutputError
 from symcomp.models.device import resolve_device, seeded
 from symcomp.models.safe_load import load_torch_file
 from symcomp.models.tasks import PAIR_SEPARATOR, Task, same, split_pair
-from symcomp.models.trainer import CHECKPOINTS, Progress, Trainer
+from symcomp.models.trainer import CHECKPOINTS, RESUME, Progress, Trainer
 from symcomp.models.trees import Node
 from symcomp.models.vocab import Labels, Vocab, tokenize
 from symcomp.models.zoo import RunConfig, build_task, tree_parser
@@ -118,6 +119,8 @@ def train_run(
     ``clock`` replaces the time budget's clock (seconds; tests pass a fake one)."""
     where = resolve_device(device)
     _prepare(out, resume=resume, overwrite=overwrite)
+    if resume:
+        _check_resumable(out, config, data)
     parse = None
     if config.spec.inputs == "trees":
         from symcomp.core.registry import get_language
@@ -157,6 +160,33 @@ def train_run(
     }
     write_json(out / "summary.json", summary)
     return summary
+
+
+def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:
+    """A run continues only with its own model, on its own data, from a saved epoch."""
+    saved = run_config(out)
+    if saved.get("model") != config.model or saved.get("model_config") != config.model_config:
+        raise DataError(
+            f"{out} is a run of {saved.get('model')!r} with other model settings; `resume` "
+            f"continues a run with the model it was started with ({config.model!r} given)."
+        )
+    trained_on = saved.get("data", {}).get("split_sha256")
+    if trained_on != data.digest:
+        raise DataError(
+            f"{out} was trained on other data (split and pool sha256 differ from test "
+            f"{data.name!r}); resume it on the test it was started on."
+        )
+    if not (out / RESUME).is_file():
+        raise DataError(f"{out} has no saved epoch to resume from; train it anew (`overwrite`).")
+
+
+def run_progress(out: Path) -> str:
+    """``finished``, ``partial`` (an epoch saved), ``started`` (nothing saved) or ``new``."""
+    if not is_run(out):
+        return "new"
+    if (out / "summary.json").is_file():
+        return "finished"
+    return "partial" if (out / RESUME).is_file() else "started"
 
 
 def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
@@ -456,32 +486,79 @@ def train_suite(
     *,
     device: str = "auto",
     overwrite: bool = False,
-    reuse: bool = False,
+    resume: bool = False,
+    jobs: Jobs = 1,
     progress: Callable[[str], Callable[[Progress], None] | None] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """One run per distinct split of ``suite`` into ``out/<test>``, and ``out/runs.json``.
+    """One run per distinct split of ``suite`` into ``out/<test>``, indexed by ``out/runs.json``.
 
-    ``reuse`` keeps runs that already finished (their summary.json exists) instead of training
-    them again; ``progress(test)`` may return a per-step callback for that test's run."""
+    The index is written first, so an interrupted run set is a run set: ``resume`` keeps the
+    finished runs, continues a partial one from its last epoch and trains the rest;
+    ``overwrite`` replaces a run set symcomp wrote. ``jobs`` runs the runs (local: one after
+    the other; a Ray executor: in parallel, on GPUs when the cluster has them).
+    ``progress(test)`` may return a per-step callback for that test's run (local only)."""
     folder = Suite.read(suite)
     plan = suite_plan(folder)
-    summaries = {}
-    for test in [t for t, source in plan.items() if source == t]:
-        run = out / test  # a checked plain name (see Suite)
-        finished = run / "summary.json"
-        if reuse and is_run(run) and finished.is_file():
-            summaries[test] = _read_json(finished)
-            continue
-        summaries[test] = train_run(
-            folder.test(test),
-            config,
-            run,
-            device=device,
-            overwrite=overwrite,
-            progress=progress(test) if progress else None,
-        )
+    _prepare_runset(out, overwrite=overwrite, resume=resume)
     write_runset(out, folder.root, plan)
-    return summaries
+    units = [
+        _Unit(str(folder.root), test, config.to_json(), str(out / test), device)
+        for test, source in plan.items()
+        if source == test
+    ]
+    executor = as_executor(jobs)
+    if executor.in_process:
+        return {u.test: _train_unit(u, progress(u.test) if progress else None) for u in units}
+    gpus = 0.0 if device == "cpu" else 1.0
+    return dict(
+        zip((u.test for u in units), executor.run(_train_unit, units, gpus=gpus), strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One run of a run set: a pure function of these (plus the files it reads)."""
+
+    suite: str
+    test: str
+    config: dict[str, Any]
+    out: str
+    device: str
+
+
+def _train_unit(unit: _Unit, progress: Callable[[Progress], None] | None = None) -> dict[str, Any]:
+    """Train (or finish, or keep) one run of a run set; return its summary."""
+    out = Path(unit.out)
+    state = run_progress(out)
+    if state == "finished":
+        return _read_json(out / "summary.json")
+    data = Suite.read(Path(unit.suite)).test(unit.test)
+    config = RunConfig.from_json(unit.config)
+    return train_run(
+        data,
+        config,
+        out,
+        device=unit.device,
+        resume=state == "partial",
+        overwrite=state == "started",  # a run that saved nothing starts again
+        progress=progress,
+    )
+
+
+def _prepare_runset(out: Path, *, overwrite: bool, resume: bool) -> None:
+    if out.exists() and any(out.iterdir()) and not resume:
+        if not is_runset(out):
+            _prepare(out, resume=False, overwrite=overwrite)  # names foreign files, if any
+            return
+        if not overwrite:
+            raise OutputError(
+                f"{out} holds a run set; pass `resume` to continue it (finished runs are kept) "
+                f"or `overwrite` to train it anew, or choose another `out`."
+            )
+        _prepare(out, resume=False, overwrite=True)
+    if resume and out.exists() and any(out.iterdir()) and not is_runset(out):
+        raise OutputError(f"`resume`: {out} is not a run set.")
+    out.mkdir(parents=True, exist_ok=True)
 
 
 def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
@@ -493,7 +570,10 @@ def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
     if is_runset(path):
         runs = read_runset(path)
         found = {test: path / runs[test] if test in runs else None for test in suite.tests}
-        return {t: p if p is not None and is_run(p) else None for t, p in found.items()}
+        return {
+            t: p if p is not None and run_progress(p) == "finished" else None
+            for t, p in found.items()
+        }
     trained = run_config(path).get("data", {}).get("split_sha256")
     first = next(iter(suite.tests), "")
     serves_first = bool(first) and suite.digest(first) == trained

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from symcomp.core.language import Language
-from symcomp.data.parallel import chunked, ordered_map, worker_state
+from symcomp.data.parallel import Jobs, chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
 from symcomp.logic.prover import DEFAULT_TIMEOUT_MS
 from symcomp.verify.rows import Row
@@ -203,7 +203,7 @@ def verify_rows(
     rows: Iterable[Row],
     make_checker: Callable[[], Checker],
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     cross: AbstractSet[int] = frozenset(),
 ) -> Iterator[Check]:
     """Check every row (the ``i``-th row is cross-checked when ``i`` is in ``cross``).

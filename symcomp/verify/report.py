@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.core.language import Language
+from symcomp.data.parallel import Jobs
 from symcomp.verify import (
     Check,
     Status,
@@ -222,7 +223,7 @@ def verify_file(
     options: VerifyOptions,
     *,
     fmt: str | None = None,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     sample: int = 0,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,

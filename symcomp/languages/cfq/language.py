@@ -59,6 +59,7 @@ from symcomp.languages.cfq.logic import (
 
 if TYPE_CHECKING:
     from symcomp.data.generate import PoolSpec, PoolWriter
+    from symcomp.data.parallel import Jobs
 
 NAME = "cfq"
 OVERSAMPLE = 2  # draw this many times the pool size, then subsample (Keysers et al. 2020, §4)
@@ -286,7 +287,7 @@ def write_cfq_pool(
     out: Path,
     spec: PoolSpec,
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from symcomp.core.derivation import Encoded, decode_tree, encode_tree
 from symcomp.core.language import Language
 from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, prepare_output_dir
 from symcomp.data.generate import PoolSpec, generate, pool_manifest
-from symcomp.data.parallel import chunked, ordered_map, worker_state
+from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
 from symcomp.data.pool import Accepted, DrawStats, draw_pool
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.features import dag_features
@@ -46,7 +46,7 @@ def write_subsampled_pool(
     *,
     oversample: int,
     keep: Keep | None = None,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
@@ -121,9 +121,9 @@ def _draw(
 
 
 def _serialise(
-    language: Language, candidates: list[Accepted], with_dag: bool, jobs: int
+    language: Language, candidates: list[Accepted], with_dag: bool, jobs: Jobs
 ) -> tuple[list[str], list[Dag]]:
-    encode = encode_tree if jobs > 1 else _same
+    encode = _same if as_executor(jobs).in_process else encode_tree
     chunks = (
         [(encode(item.tree), item.text, item.meta) for item in chunk]
         for chunk in chunked(candidates, CHUNK)

@@ -28,6 +28,7 @@ from symcomp.logic.fol import Formula, to_text
 
 if TYPE_CHECKING:
     from symcomp.data.generate import PoolSpec, PoolWriter
+    from symcomp.data.parallel import Jobs
     from symcomp.logic.lambda_terms import LambdaLexicon, Value
     from symcomp.suites.builder import SuiteBuilder
     from symcomp.verify import Checker, VerifyOptions
@@ -181,7 +182,7 @@ def write_pair_pool(
     out: Path,
     spec: PoolSpec,
     *,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:

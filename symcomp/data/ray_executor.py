@@ -1,0 +1,107 @@
+"""Running symcomp's parallel work on a Ray cluster (``--executor ray [--address ADDR]``).
+
+Chunks go to a pool of actors, each set up once with the work's state (a language, a checker
+that keeps its prover context) and each keeping at most two chunks in flight; results come back
+in input order, so the output is byte-identical to a local run. Units (training runs) are Ray
+tasks that ask for a GPU when the cluster has them. An actor whose process dies is restarted
+(its state set up again) and its chunks are retried; a unit is retried, and a training run
+then continues from its last checkpoint (run folders must be on a file system every node
+sees). Ray is imported only when this executor is made: ``pip install -c constraints.txt -e
+".[ray]"``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from symcomp.data.parallel import set_worker_state
+from symcomp.errors import SymcompError
+
+T = TypeVar("T")
+R = TypeVar("R")
+IN_FLIGHT = 2  # chunks queued per actor: enough to keep it busy, little memory
+UNIT_RETRIES = 3
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SymcompError(
+            "the ray executor needs Ray; install the ray extra: pip install -c constraints.txt "
+            '-e ".[ray]"'
+        ) from None
+    return ray
+
+
+class RayExecutor:
+    """Work on a Ray cluster: ``address`` of a running one (``ray start --head`` prints it), or
+    None for a local one started here with ``workers`` CPUs (default: all)."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        self.ray = _import_ray()
+        if not self.ray.is_initialized():
+            try:
+                self.ray.init(
+                    address=address,
+                    num_cpus=None if address else workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="ERROR",
+                )
+            except (ConnectionError, ValueError, RuntimeError) as error:
+                raise SymcompError(
+                    f"cannot reach a Ray cluster at `address` {address!r}: {error}. Start one "
+                    f"with `ray start --head` and pass the address it prints."
+                ) from None
+        self.actors: list[Any] = []
+        cpus = int(self.ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(workers or cpus, cpus))
+        self.gpus = float(self.ray.cluster_resources().get("GPU", 0))
+
+    @property
+    def in_process(self) -> bool:
+        return False
+
+    def map(
+        self, function: Callable[[T], R], chunks: Iterable[T], state: dict[str, Any]
+    ) -> Iterator[R]:
+        ray = self.ray
+        worker = ray.remote(max_restarts=-1, max_task_retries=-1, num_cpus=1)(_ChunkWorker)
+        shared = ray.put(state)
+        actors = [worker.remote(shared) for _ in range(self.workers)]
+        self.actors = actors  # the current map's actors (their pid() is useful to tests)
+        pending: deque[Any] = deque()
+        try:
+            for number, chunk in enumerate(chunks):
+                actor = actors[number % len(actors)]
+                pending.append(actor.call.remote(function, chunk))
+                if len(pending) >= IN_FLIGHT * len(actors):
+                    yield ray.get(pending.popleft())
+            while pending:
+                yield ray.get(pending.popleft())
+        finally:
+            for actor in actors:
+                ray.kill(actor, no_restart=True)
+
+    def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
+        ray = self.ray
+        wanted = gpus if gpus and self.gpus else 0
+        task = ray.remote(num_cpus=1, num_gpus=wanted, max_retries=UNIT_RETRIES)(function)
+        return [ray.get(reference) for reference in [task.remote(unit) for unit in units]]
+
+
+class _ChunkWorker:
+    """A Ray actor: the work's state set up once, then chunk after chunk."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        set_worker_state(state)
+
+    def call(self, function: Callable[[Any], Any], chunk: Any) -> Any:
+        return function(chunk)
+
+    def pid(self) -> int:
+        return os.getpid()
