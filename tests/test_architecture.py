@@ -13,7 +13,7 @@ BUILTIN = {"arithmetic", "cfq", "monotonicity", "pcfg-let", "pcfg-set", "scan"}
 # flags of other programs symcomp runs, not its own
 EXTERNAL_FLAGS = {
     ("logic/prover_e.py", flag) for flag in ("--auto", "--proof-object", "--cpu-limit")
-}
+} | {("data/ray_executor.py", "--head")}
 
 
 def strings(path: Path) -> list[tuple[int, str]]:

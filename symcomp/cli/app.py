@@ -1,8 +1,13 @@
 """The ``symcomp`` command group, its error handling and output helpers.
 
-Exit codes (DESIGN.md): 0 success; 1 the check ran and found disagreements; 2 bad usage or
-bad input. Errors a user can cause are :class:`symcomp.SymcompError` and print one paragraph
-on stderr, never a traceback. Command modules import the library lazily so ``--help`` is fast.
+Exit codes: 0 success; 1 the check ran and found disagreements; 2 bad usage or bad input
+(including files that cannot be read or written); 3 an internal error (a bug in symcomp: one
+paragraph inviting a report, the traceback only with ``--debug``); 130 interrupted (Ctrl-C), and
+128 + N for signal N (SIGTERM: 143, SIGHUP: 129). Errors a user can cause are
+:class:`symcomp.SymcompError` and print one paragraph on stderr, never a traceback. An
+interrupted command leaves no half-written file: signals become an exception, so every
+temporary file and folder is removed on the way out. Command modules import the library lazily
+so ``--help`` is fast.
 """
 
 from __future__ import annotations
@@ -16,13 +21,99 @@ from typing import Any
 
 import click
 
-EXIT_OK, EXIT_DISAGREE, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_DISAGREE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+ISSUES = "https://github.com/symcomp/symcomp/issues"
 
 
 class UserError(click.ClickException):
     """Bad input or usage: message on stderr, exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class InternalError(click.ClickException):
+    """An unexpected exception: a bug in symcomp (exit code 3)."""
+
+    exit_code = EXIT_INTERNAL
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C or a termination signal (exit code 130, or 128 + the signal's number)."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
+def _interrupted(message: str, exit_code: int) -> Interrupted:
+    kind: type[Interrupted] = type("Interrupted", (Interrupted,), {"exit_code": exit_code})
+    return kind(message)
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by SIGTERM/SIGHUP, so cleanup code runs as for Ctrl-C."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+def _raise_terminated(signal_number: int, frame: Any) -> None:
+    raise Terminated(signal_number)
+
+
+def catch_signals() -> None:
+    """SIGTERM and SIGHUP raise :class:`Terminated` (in the main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _raise_terminated)
+
+
+def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:
+    """Run a command, turning every exception into its exit code and one paragraph."""
+    from symcomp.errors import SymcompError
+
+    try:
+        return call()
+    except SymcompError as error:
+        raise UserError(in_flags(str(error), command, ctx.find_root().command)) from None
+    except (click.ClickException, click.exceptions.Exit, click.Abort):
+        raise
+    except KeyboardInterrupt:
+        raise _interrupted(
+            "interrupted; no half-written file was left.", EXIT_INTERRUPTED
+        ) from None
+    except Terminated as signal:
+        raise _interrupted(
+            f"stopped by signal {signal.signal_number}; no half-written file was left.",
+            128 + signal.signal_number,
+        ) from None
+    except OSError as error:  # the machine's refusal (disk full, permissions), not a bug
+        where = f" ({error.filename})" if error.filename else ""
+        raise UserError(
+            f"{error.strerror or error}{where}; free space or choose a place you can write, "
+            f"then run again."
+        ) from None
+    except RecursionError:
+        raise UserError(
+            "the input is nested too deeply to process (Python's recursion limit); split it "
+            "into smaller inputs."
+        ) from None
+    except Exception as error:
+        if (ctx.find_root().obj or {}).get("debug"):
+            raise
+        name = ctx.command_path
+        raise InternalError(
+            f"internal error in `{name}`: {type(error).__name__}: {error}. This is a bug in "
+            f"symcomp, not in your input as far as symcomp can tell; please report it at "
+            f"{ISSUES} with the command you ran (add --debug to see the traceback)."
+        ) from None
 
 
 _PARAMETER = re.compile(r"`([a-z][a-z0-9_]*)`")
@@ -62,15 +153,10 @@ def _all_flags(command: click.Command) -> dict[str, str]:
 
 
 class SymcompCommand(click.Command):
-    """A command whose symcomp errors become :class:`UserError` (exit 2), in its flags."""
+    """A command whose errors become exit codes and one paragraph (see the module)."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from symcomp.errors import SymcompError
-
-        try:
-            return super().invoke(ctx)
-        except SymcompError as error:
-            raise UserError(in_flags(str(error), self, ctx.find_root().command)) from None
+        return _guarded(ctx, self, lambda: super(SymcompCommand, self).invoke(ctx))
 
 
 class SymcompGroup(click.Group):
@@ -80,12 +166,7 @@ class SymcompGroup(click.Group):
     group_class = type  # subgroups are SymcompGroups too
 
     def invoke(self, ctx: click.Context) -> Any:
-        from symcomp.errors import SymcompError
-
-        try:
-            return super().invoke(ctx)
-        except SymcompError as error:
-            raise UserError(in_flags(str(error), self, ctx.find_root().command)) from None
+        return _guarded(ctx, self, lambda: super(SymcompGroup, self).invoke(ctx))
 
 
 @click.group(cls=SymcompGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -99,8 +180,9 @@ class SymcompGroup(click.Group):
     "also $SYMCOMP_PLUGINS).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error.")
 @click.pass_context
-def cli(ctx: click.Context, plugins: tuple[str, ...], quiet: bool) -> None:
+def cli(ctx: click.Context, plugins: tuple[str, ...], quiet: bool, debug: bool) -> None:
     """symcomp: compositional-generalisation benchmarks from grammars.
 
     \b
@@ -113,7 +195,8 @@ def cli(ctx: click.Context, plugins: tuple[str, ...], quiet: bool) -> None:
 
     load_plugins_from_environment()
     load_plugins(plugins)
-    ctx.obj = {"quiet": quiet}
+    ctx.obj = {"quiet": quiet, "debug": debug}
+    catch_signals()
 
 
 def quiet(ctx: click.Context) -> bool:

@@ -117,6 +117,11 @@ def load_plugins(specs: Iterable[str]) -> None:
             raise SymcompError(
                 f"cannot load plugin {spec!r}: {error}. Give a module name or a .py file path."
             ) from None
+        except Exception as error:  # the plugin's own code failed, not symcomp's
+            raise SymcompError(
+                f"plugin {spec!r} raised {type(error).__name__} while being imported: {error}. "
+                f"Fix the plugin (run it with python to see where)."
+            ) from None
 
 
 def load_plugins_from_environment() -> None:

@@ -9,6 +9,7 @@ how it was made and the sha256 of each file.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -21,6 +22,59 @@ from symcomp.errors import DataError, OutputError
 
 EXAMPLES = "examples.jsonl"
 MANIFEST = "manifest.json"
+LOCK = ".symcomp.lock"  # held while a command writes into a folder, removed when it is done
+
+
+@contextlib.contextmanager
+def writing_into(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> Iterator[bool]:
+    """Prepare ``path`` (see :func:`prepare_output_dir`) and hold it while the block writes.
+
+    A second command writing into the same folder is refused instead of interleaving its files
+    with this one's; temporary files an earlier, killed command left behind are removed; when
+    the block fails, a folder this call created is removed again. Yields whether it was created.
+    """
+    created = prepare_output_dir(path, overwrite=overwrite, names=names)
+    with _locked(path):
+        _remove_stale_temporaries(path, names)
+        try:
+            yield created
+        except BaseException:
+            if created:
+                with contextlib.suppress(OSError):
+                    (path / LOCK).unlink(missing_ok=True)
+                    path.rmdir()  # only succeeds when nothing else is in it
+            raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform: write without one
+        yield
+        return
+    with (path / LOCK).open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(
+                f"another symcomp command is writing into {path}; wait for it to finish or "
+                f"choose another folder."
+            ) from None
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                (path / LOCK).unlink(missing_ok=True)  # the folder holds only the results
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_stale_temporaries(path: Path, names: tuple[str, ...]) -> None:
+    """Temporary files of ``names`` left by a command that was killed (SIGKILL, power loss)."""
+    for name in names:
+        for stale in path.glob(f".{name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
 
 
 def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> bool:
@@ -102,11 +156,29 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
     try:
         with handle:
             yield handle
+        os.chmod(handle.name, file_mode())  # a temporary file is private; the result is not
         os.replace(handle.name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(handle.name)
         raise
+
+
+@functools.cache
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode of a new file under the user's umask (0o644 under umask 022)."""
+    return 0o666 & ~_umask()
+
+
+def folder_mode() -> int:
+    """The mode of a new folder under the user's umask (0o755 under umask 022)."""
+    return 0o777 & ~_umask()
 
 
 def write_json(path: Path, data: Any, *, sort_keys: bool = True) -> None:

@@ -26,10 +26,10 @@ from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
     file_record,
-    prepare_output_dir,
     read_examples,
     read_manifest,
     write_json,
+    writing_into,
 )
 from symcomp.data.safe_paths import confined
 from symcomp.errors import DataError
@@ -70,24 +70,24 @@ def export(pool: Path, fmt: str, out: Path | None = None, *, overwrite: bool = F
         "srctgt": ("examples.src", "examples.tgt"),
         "hf": ("README.md", "data"),
     }[fmt]
-    prepare_output_dir(target, overwrite=overwrite, names=(*names, MANIFEST))
-    records = read_examples(pool)
-    if fmt == "tsv":
-        files = [_write_tsv(records, target)]
-    elif fmt == "srctgt":
-        files = _write_srctgt(records, target)
-    else:
-        files = _write_hf(records, target, manifest)
-    write_json(
-        target / MANIFEST,
-        {
-            "format": f"symcomp.export.{fmt}/1",
-            "source": {"pool": str(pool), "manifest": manifest.get("files", {})},
-            "language": manifest.get("language"),
-            "grammar_version": manifest.get("grammar_version"),
-            "files": {str(path.relative_to(target)): file_record(path) for path in files},
-        },
-    )
+    with writing_into(target, overwrite=overwrite, names=(*names, MANIFEST)):
+        records = read_examples(pool)
+        if fmt == "tsv":
+            files = [_write_tsv(records, target)]
+        elif fmt == "srctgt":
+            files = _write_srctgt(records, target)
+        else:
+            files = _write_hf(records, target, manifest)
+        write_json(
+            target / MANIFEST,
+            {
+                "format": f"symcomp.export.{fmt}/1",
+                "source": {"pool": str(pool), "manifest": manifest.get("files", {})},
+                "language": manifest.get("language"),
+                "grammar_version": manifest.get("grammar_version"),
+                "files": {str(path.relative_to(target)): file_record(path) for path in files},
+            },
+        )
     return target
 
 

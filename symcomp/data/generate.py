@@ -12,7 +12,6 @@ and workers only interpret and serialise accepted derivations.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -29,7 +28,7 @@ from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
     file_record,
-    prepare_output_dir,
+    writing_into,
 )
 from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
@@ -130,9 +129,8 @@ def generate(
     Nothing is left behind when it fails: files appear only when complete.
     """
     spec.check(language)
-    created = prepare_output_dir(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST))
     stats = DrawStats()
-    try:
+    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST)):
         with atomic_writer(out / EXAMPLES) as handle:
             lines = _lines(language, spec, stats, jobs)
             if spec.naturalize is not None:
@@ -150,11 +148,6 @@ def generate(
         with atomic_writer(out / MANIFEST) as handle:
             json.dump(manifest, handle, indent=2, sort_keys=True)
             handle.write("\n")
-    except BaseException:
-        if created:
-            with contextlib.suppress(OSError):
-                out.rmdir()  # only succeeds when nothing else is in it
-        raise
     return manifest
 
 

@@ -87,12 +87,13 @@ class LocalExecutor:
         # forked where the platform allows, so ``state`` is not pickled (function and chunks are)
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(
+        pool = ProcessPoolExecutor(
             max_workers=self.jobs,
             mp_context=context,
-            initializer=set_worker_state,
+            initializer=_start_worker,
             initargs=(state,),
-        ) as pool:
+        )
+        try:
             pending: deque[Future[R]] = deque()
             for chunk in chunks:
                 pending.append(pool.submit(function, chunk))
@@ -100,9 +101,31 @@ class LocalExecutor:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
+        except BaseException:
+            _stop(pool)  # an interrupt or error: no worker may outlive the command
+            raise
+        pool.shutdown()
 
     def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
         return [function(unit) for unit in units]
+
+
+def _start_worker(state: dict[str, Any]) -> None:
+    """A worker's set-up: its state, and Ctrl-C left to the parent (which stops the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_worker_state(state)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the workers now (not after their current chunk)."""
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to reach them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 def as_executor(jobs: Jobs) -> Executor:

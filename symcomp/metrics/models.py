@@ -54,10 +54,19 @@ def as_model(candidate: Any, name: str = "model") -> Model:
 
 
 def checked(model: Model, name: str) -> Model:
-    """Wrap a model so a wrong number or type of predictions is a clear error."""
+    """Wrap a model so its failures, and a wrong number or type of predictions, are clear
+    errors that name the model (not symcomp's)."""
 
     def predict(inputs: list[str]) -> list[str]:
-        outputs = list(model(list(inputs)))
+        try:
+            outputs = list(model(list(inputs)))
+        except SymcompError:
+            raise
+        except Exception as error:  # the model's own code failed
+            raise SymcompError(
+                f"model {name} raised {type(error).__name__}: {error} (on a batch of "
+                f"{len(inputs)} inputs, the first {inputs[0][:80]!r}); fix the model."
+            ) from None
         if len(outputs) != len(inputs):
             raise SymcompError(
                 f"{name} returned {len(outputs)} predictions for {len(inputs)} "

@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol
 import torch
 from torch import nn
 
-from symcomp.errors import DataError, SymcompError
+from symcomp.errors import DataError, OutputError, SymcompError
 from symcomp.models.device import amp_dtype, autocast, seeded
 from symcomp.models.safe_load import load_torch_file
 
@@ -181,10 +181,21 @@ class Trainer:
         return self.out / CHECKPOINTS / f"epoch-{epoch:03d}.pt"
 
     def _save(self, data: Any, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        torch.save(data, partial)
-        os.replace(partial, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            torch.save(data, partial)
+            os.replace(partial, path)
+        except (OSError, RuntimeError) as error:  # torch reports a full disk as RuntimeError
+            partial.unlink(missing_ok=True)
+            reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
+            raise OutputError(
+                f"cannot write {path}: {reason}. Free space (or choose another `out`) and "
+                f"continue the run with `resume`: every finished epoch is saved."
+            ) from None
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
 
     def _state(self) -> dict[str, Any]:
         rng = {"cpu": torch.get_rng_state()}

@@ -27,7 +27,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import MANIFEST, atomic_writer, file_record, read_manifest, write_json
+from symcomp.data.artifacts import (
+    MANIFEST,
+    atomic_writer,
+    file_record,
+    folder_mode,
+    read_manifest,
+    write_json,
+)
 from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
 from symcomp.suites.format import FORMAT, TestEntry
@@ -61,6 +68,7 @@ class SuiteWriter:
         try:
             root.parent.mkdir(parents=True, exist_ok=True)
             self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+            os.chmod(self.work, folder_mode())  # mkdtemp's folder is private; a suite is not
         except OSError as error:
             raise OutputError(
                 f"cannot write to {root.parent}: {error.strerror or error}."

@@ -14,7 +14,6 @@ The output is a pure function of the seed: the same seed gives the same bytes fo
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ from lark import Tree
 
 from symcomp.core.derivation import Encoded, decode_tree, encode_tree
 from symcomp.core.language import Language
-from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, prepare_output_dir
+from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, writing_into
 from symcomp.data.generate import PoolSpec, generate, pool_manifest
 from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
 from symcomp.data.pool import Accepted, DrawStats, draw_pool
@@ -55,8 +54,7 @@ def write_subsampled_pool(
         return generate(language, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
     spec.check(language)
     assert spec.n is not None
-    created = prepare_output_dir(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST))
-    try:
+    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST)):
         stats = DrawStats()
         candidates, filtered = _draw(language, spec, oversample, keep, stats)
         if len(candidates) < spec.n:
@@ -91,11 +89,6 @@ def write_subsampled_pool(
         with atomic_writer(out / MANIFEST) as handle:
             json.dump(manifest, handle, indent=2, sort_keys=True)
             handle.write("\n")
-    except BaseException:
-        if created:
-            with contextlib.suppress(OSError):
-                out.rmdir()
-        raise
     return manifest
 
 
