@@ -170,7 +170,7 @@ def test_missing_derivations_without_a_language_are_exit_two(run, tmp_path):
         (("--target-dc", "high"), "--target-dc must be a number"),
         (("--target-dc", "1.5"), "must lie in [0, 1]"),
         (("--train-frac", "0.9", "--test-frac", "0.2"), "exceeds 1"),
-        (("--max-da", "-0.1"), "--max-da must lie in [0, 1]"),
+        (("--max-da", "-0.1"), "'--max-da': -0.1 is not in the range 0.0<=x<=1.0"),
     ],
 )
 def test_bad_arguments_are_exit_two(run, pools, tmp_path, args, message):

@@ -100,6 +100,11 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
             f"{error.strerror or error}{where}; free space or choose a place you can write, "
             f"then run again."
         ) from None
+    except UnicodeDecodeError as error:
+        raise UserError(
+            f"a file is not UTF-8 text (byte {error.object[error.start]:#04x} at offset "
+            f"{error.start}); symcomp reads UTF-8: convert it (e.g. iconv -f latin1 -t utf-8)."
+        ) from None
     except RecursionError:
         raise UserError(
             "the input is nested too deeply to process (Python's recursion limit); split it "

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, BinaryIO
 
 import click
 
@@ -43,7 +42,9 @@ def languages(as_json: bool) -> None:
 @click.argument("language")
 @click.option("--n", "n", type=int, help="Number of distinct examples to draw.")
 @click.option("--all", "enumerate_all", is_flag=True, help="Enumerate a finite language.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the draw.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the draw."
+)
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Output folder.")
 @click.option("--with-dag", is_flag=True, help="Store each derivation DAG (node-link JSON).")
 @click.option(
@@ -136,13 +137,13 @@ def generate(
 @click.option(
     "--file",
     "file",
-    type=click.File("r", encoding="utf-8"),
-    help="Interpret every line (first TAB-separated column); '-' reads stdin.",
+    type=click.File("rb"),
+    help="Interpret every line (first TAB-separated column); '-' reads stdin. Lines that are "
+    "not in the language are reported on stderr (FILE:LINE) and skipped; the exit code is "
+    "then 2.",
 )
-def interpret(language: str, text: str | None, file: TextIO | None) -> None:
+def interpret(language: str, text: str | None, file: BinaryIO | None) -> None:
     """Print the meaning of TEXT, or of every line of --file, one per line."""
-    from symcomp.errors import ParseError, SymcompError
-
     if (text is None) == (file is None):
         raise UserError("give either TEXT or --file F.")
     lang = language_argument(language)
@@ -150,14 +151,35 @@ def interpret(language: str, text: str | None, file: TextIO | None) -> None:
         click.echo(lang.interpret(text))
         return
     assert file is not None
-    outputs = []
-    for number, line in enumerate(file, start=1):
-        source = line.rstrip("\n").split("\t", 1)[0]
-        try:
-            outputs.append(lang.interpret(source))
-        except (ParseError, SymcompError) as error:
-            raise UserError(f"{file.name}:{number}: {error}") from None
-    sys.stdout.write("".join(output + "\n" for output in outputs))
+    bad = 0
+    for number, raw in enumerate(file, start=1):
+        answer, problem = _interpret_line(lang, raw)
+        if problem is None:
+            click.echo(answer)
+        else:
+            bad += 1
+            click.echo(f"{file.name}:{number}: {problem}", err=True)
+    if bad:
+        raise UserError(f"{bad} line(s) of {file.name} could not be interpreted (listed above).")
+
+
+def _interpret_line(language: Any, raw: bytes) -> tuple[str, str | None]:
+    """(meaning, None) for a line in the language, else ("", why not)."""
+    from symcomp.errors import SymcompError
+
+    try:
+        line = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        return "", f"not UTF-8 text (byte {raw[error.start]:#04x} at column {error.start + 1})"
+    source = line.rstrip("\r\n").split("\t", 1)[0]
+    if len(source) > 100_000:
+        return "", f"a line of {len(source):,} characters is too long to interpret"
+    try:
+        return language.interpret(source), None
+    except SymcompError as error:
+        return "", str(error)
+    except RecursionError:
+        return "", "nested too deeply to interpret"
 
 
 @cli.command()

@@ -36,7 +36,7 @@ def _size_options(function: F) -> F:
             show_default=True,
             help="Dev is drawn at random from the held-out side (like CFQ's dev and test).",
         ),
-        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
         click.option(
             "--out",
             type=click.Path(path_type=Path, dir_okay=False),
@@ -161,7 +161,7 @@ def split() -> None:
     help="The paper's greedy construction, or the NQG/TMCD swap search.",
 )
 @click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
-@click.option("--max-da", type=float, default=0.02, show_default=True)
+@click.option("--max-da", type=click.FloatRange(0.0, 1.0), default=0.02, show_default=True)
 @click.option(
     "--candidates",
     type=click.IntRange(min=1),
@@ -190,7 +190,12 @@ def split() -> None:
     show_default=True,
     help="Start from held-out parent-child pairs (auto: try with and without, keep the better).",
 )
-@click.option("--time-limit", type=float, default=None, help="Seconds for improvement rounds.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0.0),
+    default=None,
+    help="Seconds for improvement rounds.",
+)
 @click.option(
     "--max-iterations",
     type=click.IntRange(min=1),
@@ -302,12 +307,14 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
+    from symcomp.data.artifacts import file_record
     from symcomp.data.splits import read_split
     from symcomp.dbca.split import PoolData, measure, options_of
 
     override = _options(values, defaults=False)
     probe = PoolData.read(pool)
     split_value = read_split(split_file, pool_size=len(probe))
+    split_value.check_pool(file_record(probe.path)["sha256"], str(split_file))
     data = PoolData(probe.path, probe.records, probe.manifest, options_of(split_value, override))
     values_measured = measure(data, split_value)
     values_measured["features"] = data.features.description

@@ -109,6 +109,16 @@ def _say(ctx: click.Context) -> Callable[[str], None] | None:
 def _summary(out: Path, manifest: Mapping[str, Any]) -> None:
     click.echo(f"wrote the {manifest['suite']} suite to {out}:")
     width = max(len(name) for name in manifest["tests"])
+    empty = []
     for name, entry in manifest["tests"].items():
         sizes = "  ".join(f"{part} {count:>7,}" for part, count in entry["sizes"].items())
         click.echo(f"  {name:<{width}}  {entry['kind']:<18} {sizes}")
+        if not entry["sizes"].get("test"):
+            empty.append(name)
+    if empty:
+        click.echo(
+            f"warning: {len(empty)} test(s) have an empty test part and score nothing "
+            f"({', '.join(empty[:5])}{', ...' if len(empty) > 5 else ''}); a larger pool or "
+            f"other parameters fill them.",
+            err=True,
+        )

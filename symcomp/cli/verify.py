@@ -57,7 +57,9 @@ from symcomp.cli.app import (
     show_default=True,
     help="Rows to cross-check (chosen with --seed).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the sample."
+)
 @click.option(
     "--timeout-ms",
     type=click.IntRange(min=1),

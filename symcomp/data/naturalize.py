@@ -121,6 +121,10 @@ class LengthDepthTarget:
             raise DataError(f"cannot read target histogram {path}: {error.strerror}.") from None
         except json.JSONDecodeError as error:
             raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
+        except (UnicodeDecodeError, RecursionError):
+            raise DataError(
+                f"{path}: not a JSON target histogram (not UTF-8 text, or nested too deeply)."
+            ) from None
         return cls.from_json(data, str(path))
 
 

@@ -94,6 +94,21 @@ class Split:
                     )
                 owner[index] = name
 
+    def check_pool(self, digest: str, source: str = "split") -> None:
+        """Raise :class:`DataError` when the split records the sha256 of another pool than
+        ``digest`` (``meta.pool.sha256``, as ``symcomp split`` writes), or has an empty train
+        or test part (nothing to learn or to measure)."""
+        recorded = self.meta.get("pool", {})
+        made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
+        if made_for is not None and made_for != digest:
+            raise DataError(
+                f"{source} was made for another pool (sha256 {str(made_for)[:16]}…, this pool "
+                f"{digest[:16]}…); split this pool instead."
+            )
+        empty = [part for part in ("train", "test") if not self.part(part)]
+        if empty:
+            raise DataError(f"{source} has an empty {' and '.join(empty)} part.")
+
     def to_json(self) -> dict[str, Any]:
         return {
             "trainIdxs": list(self.train),

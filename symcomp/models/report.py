@@ -10,11 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.data.parallel import Jobs, as_executor
+from symcomp.errors import DataError
 from symcomp.metrics.models import Model, ModelContext
 from symcomp.metrics.predictions import Predictions
 from symcomp.metrics.report import PredictionSource, score_test
 from symcomp.models.loading import load_run_model
-from symcomp.models.runs import checkpoint_models, is_runset, read_runset, runs_for_tests
+from symcomp.models.runs import (
+    checkpoint_models,
+    is_run,
+    is_runset,
+    read_runset,
+    run_config,
+    runs_for_tests,
+)
 from symcomp.suites.reading import Suite
 
 
@@ -37,6 +45,7 @@ def run_report_card(
     explicitly scores it with a single run whatever split that run saw. ``jobs`` scores the
     tests on an executor (the same card)."""
     folder = Suite.read(suite)
+    _check_language(run, folder)
     plan = runs_for_tests(run, folder)
     if tests and not is_runset(run):
         plan = {test: run for test in tests}
@@ -83,3 +92,17 @@ def _missing(run: Path, test: str) -> str:
                 f"score this test"
             )
     return f"no run in {run} was trained on this split"
+
+
+def _check_language(run: Path, suite: Suite) -> None:
+    """A run (or every run of a run set) must be of the suite's language."""
+    runs = [run / name for name in set(read_runset(run).values())] if is_runset(run) else [run]
+    for each in runs:
+        if not is_run(each):
+            continue
+        language = run_config(each).get("data", {}).get("language")
+        if language != suite.language:
+            raise DataError(
+                f"{each} was trained on {language!r} data, but {suite.root} is a "
+                f"{suite.language!r} suite; score it on a suite of its own language."
+            )

@@ -118,6 +118,7 @@ def train_run(
 
     ``clock`` replaces the time budget's clock (seconds; tests pass a fake one)."""
     where = resolve_device(device)
+    _check_fits(config, data)
     _prepare(out, resume=resume, overwrite=overwrite)
     if resume:
         _check_resumable(out, config, data)
@@ -160,6 +161,21 @@ def train_run(
     }
     write_json(out / "summary.json", summary)
     return summary
+
+
+def _check_fits(config: RunConfig, data: SuiteTest) -> None:
+    """An encoder classifies, so every output of its training data must be one label."""
+    if not data.train:
+        raise DataError(f"test {data.name!r} has no training examples to train on.")
+    if config.spec.kind != "encoder":
+        return
+    sequence = next((r for r in data.train if len(str(r["output"]).split()) > 1), None)
+    if sequence is not None:
+        raise DataError(
+            f"{config.model} is a classifier (one label per input), but test {data.name!r} "
+            f"has sequence outputs (e.g. {str(sequence['output'])[:60]!r}); train a "
+            f"sequence-to-sequence model (transformer, universal, lstms2s, convs2s)."
+        )
 
 
 def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:

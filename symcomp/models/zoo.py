@@ -13,6 +13,7 @@ model, train, task, head order (write ``head.hidden`` to reach the head's).
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Callable, Sequence
@@ -142,9 +143,40 @@ def resolve(model: str, preset: str = "small", sets: Sequence[str] = ()) -> RunC
         built = {name: classes[name](**values[name]) for name in SECTIONS}
     except (TypeError, ValueError) as error:
         raise SymcompError(f"bad configuration for {model}/{preset}: {error}.") from None
+    for section in SECTIONS:
+        _check_values(section, asdict(built[section]))
     return RunConfig(
         model, preset, asdict(built["model"]), built["head"], built["task"], built["train"]
     )
+
+
+_AT_LEAST_ONE = frozenset(
+    {"batch_size", "eval_batch_size", "beam", "epochs", "layers", "hidden", "embedding"}
+    | {"d_model", "heads", "ff", "arity", "out", "decoder_layers", "max_positions"}
+)
+_NOT_NEGATIVE = frozenset(
+    {"lr", "weight_decay", "clip", "max_minutes", "label_smoothing", "warmup", "patience"}
+    | {"dev_limit", "max_output", "max_children", "random_shift", "decay_steps", "momentum"}
+    | {"threads", "length_penalty", "seed"}
+)
+
+
+def _check_values(section: str, values: dict[str, Any]) -> None:
+    """Numbers a run cannot use (NaN, a zero batch, negative epochs) are refused up front."""
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        problem = None
+        if isinstance(value, float) and not math.isfinite(value):
+            problem = "must be a finite number"
+        elif key in _AT_LEAST_ONE and value < 1:
+            problem = "must be at least 1"
+        elif key in _NOT_NEGATIVE and value < 0:
+            problem = "must not be negative"
+        elif "dropout" in key and not 0 <= value < 1:
+            problem = "must lie in [0, 1)"
+        if problem:
+            raise SymcompError(f"setting {section}.{key}={value}: {key} {problem}.")
 
 
 def _parse_set(item: str, classes: dict[str, type]) -> tuple[str, str, Any]:

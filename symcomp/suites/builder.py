@@ -133,7 +133,7 @@ class SuiteBuilder:
                     default=spec_field.default,
                     multiple=multiple,
                     optional=optional,
-                    minimum=meta["minimum"],
+                    minimum=_minimum(spec_field.name, meta["minimum"]),
                     maximum=meta["maximum"],
                     choices=meta["choices"],
                     parse=meta["parse"],
@@ -170,3 +170,8 @@ def _kind(hint: Any, parsed: bool) -> tuple[str, bool, bool]:
     if hint not in _KINDS:
         raise TypeError(f"an option of type {hint!r} needs a parse function")
     return _KINDS[hint], False, optional
+
+
+def _minimum(name: str, declared: float | None) -> float | None:
+    """Seeds are never negative, whatever a spec declares."""
+    return 0 if name == "seed" and declared is None else declared

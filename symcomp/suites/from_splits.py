@@ -64,7 +64,8 @@ def suite_from_splits(
             check_name(name, what="test name", source="splits")
             say(f"adding {name}")
             split = given if isinstance(given, Split) else read_split(given, len(records))
-            _check_fits(split, name, digest, len(records))
+            split.check(len(records), name)
+            split.check_pool(digest, f"split {name}")
             writer.add_test(
                 name,
                 kind=kind,
@@ -82,20 +83,6 @@ def suite_from_splits(
             "parameters": {"pool": str(source), "pool_sha256": digest, "kind": kind},
         }
         return writer.finish(header, f"{language} splits", _INTRODUCTION)
-
-
-def _check_fits(split: Split, name: str, digest: str, size: int) -> None:
-    split.check(size, name)
-    recorded = split.meta.get("pool", {})
-    made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
-    if made_for is not None and made_for != digest:
-        raise DataError(
-            f"split {name} was made for another pool (sha256 {str(made_for)[:16]}…, this pool "
-            f"{digest[:16]}…); split this pool instead."
-        )
-    empty = [part for part in ("train", "test") if not split.part(part)]
-    if empty:
-        raise DataError(f"split {name} has an empty {' and '.join(empty)} part.")
 
 
 _INTRODUCTION = (
