@@ -75,6 +75,7 @@ class Grammar:
         self.terminals = {terminal.name: terminal for terminal in self.lark.terminals}
         self.rule_names = {str(rule.origin.name) for rule in self.rules}
         self._check_compiled()
+        self._check_terminating()
         self._check_sidecar()
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -103,13 +104,8 @@ class Grammar:
     def from_files(cls, lark_path: Path, toml_path: Path | None = None, *, name: str) -> Grammar:
         """Load ``<name>.lark`` and its sidecar ``<name>.toml`` (default: same stem)."""
         toml_path = toml_path or lark_path.with_suffix(".toml")
-        for path in (lark_path, toml_path):
-            if not path.is_file():
-                raise GrammarError(
-                    f"{path}: no such file; a language needs <name>.lark and <name>.toml."
-                )
-        sidecar = Sidecar.from_toml(toml_path.read_text(encoding="utf-8"), str(toml_path))
-        return cls(lark_path.read_text(encoding="utf-8"), sidecar, name=name, source=str(lark_path))
+        sidecar = Sidecar.from_toml(read_text(toml_path), str(toml_path))
+        return cls(read_text(lark_path), sidecar, name=name, source=str(lark_path))
 
     # -- properties ------------------------------------------------------------------------
 
@@ -263,6 +259,31 @@ class Grammar:
                 f"separated by single spaces and parses them back."
             )
 
+    def _check_terminating(self) -> None:
+        """Every rule must have a derivation that ends (else sampling would never stop)."""
+        productive: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for rule in self.rules:
+                name = str(rule.origin.name)
+                if name not in productive and all(
+                    symbol.is_term or str(symbol.name) in productive for symbol in rule.expansion
+                ):
+                    productive.add(name)
+                    grew = True
+        endless = sorted(
+            name for name in self.rule_names if name not in productive and not name.startswith("__")
+        )
+        if endless:
+            lines = {source.name: source.line for source in self.rule_sources}
+            shown = ", ".join(f"{name} ({self.source}:{lines.get(name, '?')})" for name in endless)
+            raise GrammarError(
+                f"rules {shown} have no derivation that ends: every alternative uses a rule that "
+                f"never ends. Give each such rule an alternative made of terminals only (or of "
+                f"rules that end)."
+            )
+
     def _check_sidecar(self) -> None:
         self._check_weights()
         self._check_lexicon()
@@ -370,3 +391,20 @@ def aux_repeat(name: str) -> tuple[str, str] | None:
 def _rebuild_grammar(text: str, sidecar: Sidecar, name: str, source: str) -> Grammar:
     """A pickled :class:`Grammar`, compiled again (see ``Grammar.__reduce__``)."""
     return Grammar(text, sidecar, name=name, source=source)
+
+
+def read_text(path: Path) -> str:
+    """A grammar or sidecar file's text, or a :class:`GrammarError` saying why it has none."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GrammarError(
+            f"{path}: no such file; a language needs <name>.lark and <name>.toml."
+        ) from None
+    except UnicodeDecodeError as error:
+        raise GrammarError(
+            f"{path}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset "
+            f"{error.start}); grammars and sidecars are UTF-8 text files."
+        ) from None
+    except OSError as error:
+        raise GrammarError(f"cannot read {path}: {error.strerror or error}.") from None

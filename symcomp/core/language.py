@@ -38,7 +38,7 @@ from lark.exceptions import VisitError
 from symcomp._util import Record
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
-from symcomp.core.grammar import Grammar
+from symcomp.core.grammar import Grammar, read_text
 from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
@@ -118,7 +118,7 @@ class Language:
             toml_path = grammar.with_suffix(".toml")
             if toml_path.is_file() and weights is None and lexicon is None:
                 return cls(name, Grammar.from_files(grammar, name=name), semantics, description)
-            text, source = grammar.read_text(encoding="utf-8"), str(grammar)
+            text, source = read_text(grammar), str(grammar)
         else:
             text, source = grammar, f"<grammar of {name}>"
         data: dict[str, Any] = {

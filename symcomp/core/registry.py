@@ -65,6 +65,10 @@ def available() -> list[str]:
 
 def get_language(name: str) -> Language:
     """The language registered under ``name`` (built on first use)."""
+    if not isinstance(name, str):
+        raise LanguageNotFoundError(
+            f"a language is named by a string (see symcomp.available()), got {name!r}."
+        )
     if name not in _languages:
         _load_entry_points()
         if name not in _factories:

@@ -50,6 +50,7 @@ from typing import Any
 from symcomp._util import did_you_mean
 from symcomp.errors import GrammarError
 
+MAX_LEXICON = 1_000_000  # words of one terminal's lexicon (every word is kept in memory)
 SECTIONS = (
     "language",
     "weights",
@@ -364,14 +365,16 @@ class _Reader:
                 raise self.fail(
                     "lexicon", terminal, "range must be [lo, hi] with integers lo <= hi."
                 )
+            self.check_size(terminal, bounds[1] - bounds[0] + 1)
             return tuple(str(i) for i in range(bounds[0], bounds[1] + 1))
         if isinstance(spec, Mapping) and set(spec) == {"product"}:
             parts = spec["product"]
             if not isinstance(parts, list) or not parts:
                 raise self.fail("lexicon", terminal, "product must be a non-empty list of parts.")
+            choices = [self.words(terminal, part) for part in parts]
+            self.check_size(terminal, math.prod(len(part) for part in choices))
             words: tuple[str, ...] = ("",)
-            for part in parts:
-                part_words = self.words(terminal, part)
+            for part_words in choices:
                 words = tuple(prefix + word for prefix in words for word in part_words)
             return words
         raise self.fail(
@@ -380,6 +383,16 @@ class _Reader:
             f"lexicon of {terminal} must be a list of words, {{ range = [lo, hi] }} or "
             f"{{ product = [...] }}, got {spec!r}.",
         )
+
+    def check_size(self, terminal: str, size: int) -> None:
+        if size > MAX_LEXICON:
+            raise self.fail(
+                "lexicon",
+                terminal,
+                f"the lexicon of {terminal} would hold {size:,} words, more than {MAX_LEXICON:,} "
+                f"symcomp keeps in memory; use a smaller range or product, or a terminal pattern "
+                f"without a lexicon.",
+            )
 
     def groups(self, table: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
         groups = table.get("groups", [])

@@ -240,7 +240,12 @@ def read_examples(location: Path) -> Iterator[dict[str, Any]]:
     """
     path = examples_path(location)
     with path.open(encoding="utf-8") as handle:
-        yield from parse_examples(handle, str(path))
+        count = 0
+        for record in parse_examples(handle, str(path)):
+            count += 1
+            yield record
+    if not count:
+        raise DataError(f"{path} holds no examples; a pool has at least one.")
 
 
 def parse_examples(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:

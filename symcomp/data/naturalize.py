@@ -87,6 +87,8 @@ class LengthDepthTarget:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], source: str = "<memory>") -> LengthDepthTarget:
+        if not isinstance(data, Mapping):
+            raise DataError(f"{source}: a length/depth histogram is a JSON object.")
         try:
             if data.get("format") != FORMAT:
                 raise DataError(f"format is {data.get('format')!r}, expected {FORMAT!r}")

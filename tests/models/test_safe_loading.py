@@ -42,8 +42,8 @@ def malicious(path: Path, marker: Path) -> None:
 
 @pytest.fixture(scope="module")
 def trained(tiny_pcfg_suite: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("runs") / "bow"
-    code, text = run("train", tiny_pcfg_suite / "task", "--model", "bow", *TINY, "--out", out)
+    out = tmp_path_factory.mktemp("runs") / "lstms2s"
+    code, text = run("train", tiny_pcfg_suite / "task", "--model", "lstms2s", *TINY, "--out", out)
     assert code == 0, text
     return out
 
@@ -64,7 +64,14 @@ def test_a_malicious_resume_file_is_refused(
     marker = tmp_path / "PWNED"
     malicious(run_copy / "resume.pt", marker)
     code, text = run(
-        "train", tiny_pcfg_suite / "task", "--model", "bow", *TINY, "--out", run_copy, "--resume"
+        "train",
+        tiny_pcfg_suite / "task",
+        "--model",
+        "lstms2s",
+        *TINY,
+        "--out",
+        run_copy,
+        "--resume",
     )
     assert code == 2 and "refused to load" in text and "resume.pt" in text
     assert not marker.exists()
@@ -109,7 +116,7 @@ def test_a_traversal_test_name_writes_nothing_outside_out(
     escape = "../../escaped/PWNED_by_name"
     manifest["tests"] = {(escape if k == "task" else k): v for k, v in manifest["tests"].items()}
     (suite / "manifest.json").write_text(json.dumps(manifest))
-    code, text = run("train", suite, "--model", "bow", *TINY, "--out", tmp_path / "o" / "t")
+    code, text = run("train", suite, "--model", "lstms2s", *TINY, "--out", tmp_path / "o" / "t")
     assert code == 2 and "is not a plain name" in text
     assert not (tmp_path / "escaped").exists() and not (tmp_path / "o").exists()
 

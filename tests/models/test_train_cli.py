@@ -93,13 +93,17 @@ def test_usage_errors(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
         "train", task, "--model", "lstms2s", "--set", "hiden=3", "--out", tmp_path / "x"
     )
     assert code == 2 and "did you mean 'hidden'" in text
-    code, text = run("train", task, "--model", "bow", "--preset", "huge", "--out", tmp_path / "x")
+    code, text = run(
+        "train", task, "--model", "lstms2s", "--preset", "huge", "--out", tmp_path / "x"
+    )
     assert code == 2 and "no preset 'huge'" in text
-    code, text = run("train", task, "--model", "bow", "--set", "beam=wide", "--out", tmp_path / "x")
+    code, text = run(
+        "train", task, "--model", "lstms2s", "--set", "beam=wide", "--out", tmp_path / "x"
+    )
     assert code == 2 and "not a int" in text
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "notes.txt").write_text("mine")
-    code, text = run("train", task, "--model", "bow", "--out", tmp_path / "full", "--overwrite")
+    code, text = run("train", task, "--model", "lstms2s", "--out", tmp_path / "full", "--overwrite")
     assert code == 2 and "did not write (notes.txt)" in text
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
     code, text = run("evaluate", tiny_pcfg_suite, "--model", tmp_path / "full")

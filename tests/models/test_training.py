@@ -83,12 +83,12 @@ def test_saved_run_predicts_what_it_wrote(tiny_pcfg_suite: Path, tmp_path: Path)
 
 
 def test_early_stopping_and_time_budget(tiny_pcfg_suite: Path, tmp_path: Path) -> None:
-    stopped = train(tiny_pcfg_suite, tmp_path / "a", "bow", "epochs=6", "lr=0", "patience=2")
+    stopped = train(tiny_pcfg_suite, tmp_path / "a", "lstms2s", "epochs=6", "lr=0", "patience=2")
     assert stopped["epochs"] == 3 and stopped["best_epoch"] == 1  # nothing can improve with lr=0
     ticks = itertools.count()  # a clock that advances one second per reading, whatever the load
     out = tmp_path / "budget"
     summary = train(
-        tiny_pcfg_suite, out, "bow", "epochs=50", "max_minutes=0.05", clock=lambda: next(ticks)
+        tiny_pcfg_suite, out, "lstms2s", "epochs=50", "max_minutes=0.05", clock=lambda: next(ticks)
     )
     # 3 s of budget: the epoch's start reading, then one reading per batch stops after batch 3
     assert summary["epochs"] == 1 and metrics(out)[0]["steps"] == 3

@@ -1,0 +1,144 @@
+"""Interrupts: Ctrl-C and termination signals during long commands leave the previous complete
+output or none (no temporary files, no worker processes), with exit 130 or 128 + the signal;
+a killed training run resumes exactly; two commands cannot write into one folder at once."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def start(*args: object) -> subprocess.Popen[str]:
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *map(str, args)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the command never got there"
+        time.sleep(0.05)
+
+
+def temporaries(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob(".*") if p.name != ".symcomp.lock" or p.exists()]
+
+
+def survivors(marker: str) -> list[int]:
+    """Processes whose command line mentions ``marker`` (a unique output path)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_generate_keeps_the_previous_pool(tmp_path: Path, sig: int, code: int) -> None:
+    out = tmp_path / f"pool-{sig}"
+    assert start("generate", "pcfg-set", "--n", 50, "--out", out).wait(timeout=120) == 0
+    before = sha(out / "examples.jsonl")
+    process = start(
+        "generate", "pcfg-set", "--n", 400_000, "--jobs", 2, "--out", out, "--overwrite"
+    )
+    wait_for(lambda: any(out.glob(".examples.jsonl.*.tmp")))
+    process.send_signal(sig)
+    assert process.wait(timeout=60) == code, process.stderr.read() if process.stderr else ""
+    assert sha(out / "examples.jsonl") == before
+    assert sorted(p.name for p in out.iterdir()) == ["examples.jsonl", "manifest.json"]
+    wait_for(lambda: not survivors(str(out)), seconds=10)  # no orphan workers
+
+
+def test_suite_leaves_nothing_half_built(tmp_path: Path) -> None:
+    out = tmp_path / "suite"
+    process = start("suite", "pcfg-set", "--n", 60_000, "--out", out)
+    wait_for(lambda: any(p.name.startswith(".suite.") for p in tmp_path.iterdir()))
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 143
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_stops_its_workers(tmp_path: Path) -> None:
+    pool = tmp_path / "pairs"
+    assert start("generate", "monotonicity", "--n", 4000, "--out", pool).wait(timeout=120) == 0
+    process = start("verify", pool, "--jobs", 2)
+    time.sleep(4)  # the workers are proving
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 143
+    wait_for(lambda: not survivors(str(pool)), seconds=10)
+
+
+def test_two_commands_cannot_write_one_folder(tmp_path: Path) -> None:
+    out = tmp_path / "pool"
+    first = start("generate", "pcfg-set", "--n", 300_000, "--out", out)
+    wait_for(lambda: (out / ".symcomp.lock").exists())
+    second = start("generate", "scan", "--n", 5, "--out", out, "--overwrite")
+    assert second.wait(timeout=120) == 2
+    assert (
+        second.stderr is not None and "another symcomp command is writing" in second.stderr.read()
+    )
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=60) == 143
+
+
+def test_a_killed_training_run_resumes_exactly(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    assert start("suite", "scan", "--out", suite, "--no-export").wait(timeout=120) == 0
+    settings = [
+        "--model",
+        "lstms2s",
+        "--preset",
+        "tiny",
+        "--set",
+        "epochs=4",
+        "--set",
+        "dev_limit=20",
+    ]
+    settings += ["--set", "threads=1", "--device", "cpu"]
+    whole = tmp_path / "whole"
+    assert start("train", suite / "simple", *settings, "--out", whole).wait(timeout=600) == 0
+    cut = tmp_path / "cut"
+    process = start("train", suite / "simple", *settings, "--out", cut)
+    wait_for(lambda: (cut / "metrics.jsonl").is_file() and (cut / "resume.pt").is_file())
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=120) == 143
+    assert not list(cut.rglob("*.partial")) and not list(cut.rglob(".*.tmp"))
+    assert (
+        start("train", suite / "simple", *settings, "--out", cut, "--resume").wait(timeout=600) == 0
+    )
+    timing = {
+        "train_seconds",
+        "train_cpu_seconds",
+        "examples_per_second",
+        "examples_per_cpu_second",
+        "seconds",
+    }
+
+    def rows(run: Path) -> list[dict[str, object]]:
+        lines = (run / "metrics.jsonl").read_text().splitlines()
+        return [{k: v for k, v in json.loads(line).items() if k not in timing} for line in lines]
+
+    assert rows(cut) == rows(whole)
+    assert (cut / "predictions" / "test.tsv").read_text() == (
+        whole / "predictions" / "test.tsv"
+    ).read_text()
