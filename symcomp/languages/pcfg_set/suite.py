@@ -475,8 +475,8 @@ class _Builder:
 
     def overgeneralisation(self) -> None:
         pairs = self.spec.exception_pairs
-        first_pair = {i: _first_pair(record, pairs) for i, record in enumerate(self.records)}
-        affected = {i for i, pair in first_pair.items() if pair is not None}
+        pair_of = {i: first_pair(record, pairs) for i, record in enumerate(self.records)}
+        affected = {i for i, pair in pair_of.items() if pair is not None}
         train = [i for i in self.task_split.train if i not in affected]
         dev = [i for i in self.task_split.dev if i not in affected]
         counts = {
@@ -487,7 +487,7 @@ class _Builder:
             exceptions = []
             for pair in pairs:
                 wanted = round(ratio * min(counts[pair[0]], counts[pair[1]]))
-                candidates = [i for i in self.task_split.train if first_pair[i] == pair]
+                candidates = [i for i in self.task_split.train if pair_of[i] == pair]
                 chosen = _short_and_long(
                     candidates,
                     self.records,
@@ -651,7 +651,7 @@ def _apply(language: Language, function: str, arguments: Sequence[Sequence[str]]
     return result
 
 
-def _first_pair(record: Record, pairs: Sequence[Pair]) -> Pair | None:
+def first_pair(record: Record, pairs: Sequence[Pair]) -> Pair | None:
     sequence = tokens(record)
     for pair in pairs:
         if has_adjacent(sequence, {pair}):
