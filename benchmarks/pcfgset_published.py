@@ -66,7 +66,7 @@ def symcomp(*args: str) -> str:
     return done.stdout
 
 
-def cell(summary: dict[str, Any], test: str, row: str) -> tuple[float | None, float | None]:
+def cell(summary: list[Any], test: str, row: str) -> tuple[float | None, float | None]:
     mean, std = (dict(card["tests"].get(test, {}).get("rows", [])) for card in summary)
     return mean.get(row), std.get(row)
 
@@ -107,7 +107,9 @@ def main() -> None:
         for label, pair, paper in TABLE2
     ]
     lines += table("Table 2: systematicity per held-out pair", summaries, rows)
-    eos_rows = [("<eos>: wrong inside target", "productivity", EOS[1], EOS[0])]
+    eos_rows: list[tuple[str, str, str, tuple[float | None, ...]]] = [
+        ("<eos>: wrong inside target", "productivity", EOS[1], EOS[0])
+    ]
     eos_rows += [
         ("<eos>: strict prefix (not the paper's)", "productivity", EOS[2], (None, None, None))
     ]
