@@ -56,7 +56,7 @@ class PcfgLetSuiteSpec:
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
     definitions: str = option(
         "paper",
-        "Function definitions: the paper's Figure 2 (`paper`) or the authors' notebook.",
+        "Function definitions: paper (Figure 2) or notebook (the authors' notebook).",
         choices=tuple(DEFINITIONS),
     )
     vocabulary: int = option(
@@ -88,7 +88,8 @@ def reduced(language: Language, vocabulary: int) -> Language:
 def suite_builder() -> SuiteBuilder:
     """``symcomp suite pcfg-let``."""
     return SuiteBuilder(
-        "PCFG-LET's task, localism and three systematicity splits (Neely & Talha 2020).",
+        "PCFG-LET's task, localism, systematicity baseline and three systematicity splits "
+        "(Neely & Talha 2020).",
         PcfgLetSuiteSpec,
         build,
     )

@@ -111,8 +111,8 @@ class PcfgSetSuiteSpec:
     seed: int = option(0, "Seed of the pool and of every split.")
     construction: str = option(
         "paper",
-        "How tests are built: `paper` as the published data (one shared dev set), or "
-        "`filtered-dev` (each dev set filtered to its test's training condition).",
+        "How tests are built: paper (as the published data: one shared dev set) or "
+        "filtered-dev (each dev set filtered to its test's training condition).",
         choices=CONSTRUCTIONS,
     )
     naturalize: bool = option(True, "Draw the pool with PCFG SET's published length/depth profile.")
