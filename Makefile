@@ -38,7 +38,7 @@ demo: $(STAMP)
 	$(BIN)/symcomp export $(DEMO)/pcfg-set --format hf --overwrite
 	@echo "== PCFG SET's five compositionality tests (small, naturalised pool of 4,000)"
 	$(BIN)/symcomp -q suite pcfg-set --n 4000 --seed 0 --out $(DEMO)/pcfg-set-suite --overwrite
-	@echo "== report card: an oracle against a baseline that copies the input strings"
+	@echo "== report card with the paper views (<eos> both ways, held-out pairs, localism by depth and per function): an oracle against a baseline that copies the input strings"
 	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model oracle --model copy-strings
 	@echo "== train a small LSTM seq2seq (OpenNMT brnn, attention) on the suite's task split for one minute"
 	@echo "   (one CPU-minute is far from the paper's 25 epochs on 82k programs: expect accuracies near 0;"
@@ -49,7 +49,7 @@ demo: $(STAMP)
 	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved by z3"
 	$(BIN)/symcomp generate monotonicity --n 1000 --seed 0 --out $(DEMO)/monotonicity --overwrite
 	$(BIN)/symcomp verify $(DEMO)/monotonicity --jobs 2
-	@echo "== CobA arithmetic: the five partitions at 1/10 scale, with their Table 1 statistics"
+	@echo "== CobA arithmetic: the five partitions at 1/10 scale, with their Table 1 statistics beside the paper's"
 	$(BIN)/symcomp -q suite arithmetic --in-domain 2400 --generalisation 1200 --out $(DEMO)/arithmetic --overwrite
 	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
 	$(BIN)/symcomp evaluate $(DEMO)/arithmetic --model random-guess --model constant-mean

@@ -19,6 +19,7 @@ from symcomp.languages.arithmetic.expressions import (
     operators,
     to_infix,
     to_prefix,
+    value,
 )
 from symcomp.languages.arithmetic.suite import (
     ArithmeticSuiteSpec,
@@ -144,9 +145,15 @@ def test_tuples_share_one_value_and_differ_as_their_level_says(
     pool, parts = partition(suite, name)
     by_id = {r["id"]: r for r in pool}
     pairs = [json.loads(line) for line in (suite / name / "pairs.jsonl").read_text().splitlines()]
-    assert len(pairs) == len(parts["test"])
+    assert len(pairs) == len(parts["test"]) // 2
+    test_ids = {r["id"] for r in parts["test"]}
+    assert all(p["representative"] in test_ids and p["member"] in test_ids for p in pairs)
     in_domain = [r["input"] for r in parts["train"] + parts["dev"]]
-    tuples = {r: set(variants(from_tree(ARITHMETIC.parse(r)))) for r in in_domain}
+
+    def members(text: str) -> set[str]:  # the tuple of an expression (bare numbers aside)
+        return {t for t in variants(from_tree(ARITHMETIC.parse(text))) if " " in t}
+
+    tuples = {r: members(r) for r in in_domain}
     for pair in pairs:
         representative, member = by_id[pair["representative"]], by_id[pair["member"]]
         rep_expr = from_tree(ARITHMETIC.parse(representative["input"]))
@@ -155,10 +162,14 @@ def test_tuples_share_one_value_and_differ_as_their_level_says(
         assert variants(rep_expr)[member["input"]] == pair["level"] >= 1
         if name == "localism":
             assert operators(rep_expr) - operators(member_expr) == pair["level"]
-    # at most one member of any tuple in-domain
+    # at most one member of any tuple in-domain, and no generalisation tuple meets in-domain
     inside = set(in_domain)
-    for representative, members in tuples.items():
-        assert not (members - {representative}) & inside
+    for representative, found in tuples.items():
+        assert not (found - {representative}) & inside
+    assert not any(members(r["input"]) & inside for r in parts["test"])
+    statistics = json.loads((suite / name / "statistics.json").read_text())["generalisation"]
+    key = "swapped" if name == "substitutivity" else "sub_expressions"
+    assert statistics[f"{key}_in_domain_percent"] == 0.0
 
 
 def test_scores_oracle_and_baselines(suite: Path):
@@ -172,7 +183,57 @@ def test_scores_oracle_and_baselines(suite: Path):
     guess = evaluate_suite(suite, PredictionSource.of_model("random-guess", random_guess))
     for name, result in guess["tests"].items():
         assert 36 < result["rmse"] < 43, name
-    assert set(guess["tests"]["localism"]["pairs"]["by_level"]) >= {"1", "2"}
+    assert set(guess["tests"]["substitutivity"]["pairs"]["by_level"]) >= {"1", "2"}
+    assert set(guess["tests"]["localism"]["pairs"]["by_level"]) == {"1"}  # within 2..3 operators
+
+
+def test_partitions_keep_their_operator_bounds(suite: Path):
+    from symcomp.languages.arithmetic.suite import BOUNDS
+
+    for name, (inside, outside) in BOUNDS.items():
+        _, parts = partition(suite, name)
+        for rows, (low, high) in (
+            (parts["train"] + parts["dev"], inside),
+            (parts["test"], outside),
+        ):
+            assert all(low <= r["meta"]["operators"] <= high for r in rows), name
+
+
+def test_the_pool_distribution_is_that_of_a_real_pool_of_unique_expressions():
+    from collections import Counter
+
+    from symcomp.languages.arithmetic.pool import PoolDistribution, draw_expression
+
+    size, rng = 20_000, random.Random(7)
+    real: dict[str, Any] = {}
+    while len(real) < size:  # the paper's way: draw until the pool has `size` unique ones
+        try:
+            expr, _ = draw_expression(rng)  # at most 9 operators
+        except ValueError:
+            continue
+        real.setdefault(to_prefix(expr), expr)
+    pool = PoolDistribution.calibrated(size, random.Random(0), samples=20_000)
+    virtual = [pool.draw(rng) for _ in range(size)]
+    real_ops = Counter(operators(e) for e in real.values())
+    virtual_ops = Counter(operators(e) for e in virtual)
+    for count in range(10):
+        assert abs(real_ops[count] - virtual_ops[count]) / size < 0.012, count
+    real_mean = sum(map(value, real.values())) / size
+    assert abs(real_mean - sum(map(value, virtual)) / size) < 1.0
+
+
+def test_table1_is_printed_beside_the_paper():
+    from symcomp.languages.arithmetic.table1 import compare, format_comparison
+
+    statistics = {
+        "random": {"generalisation": {"mean_value": 70.0, "swapped_in_domain_percent": 1.2}},
+        "substitutivity": {"generalisation": {"swapped_in_domain_percent": 0.0}},
+    }
+    cells = {(c.partition, c.statistic): c for c in compare(statistics)}
+    assert cells["random", "mean value"].within is True
+    assert cells["random", "% swapped in-domain"].within is True  # 1.2 vs 1.3: within 10 %
+    assert cells["substitutivity", "% swapped in-domain"].within is True
+    assert "70.00 (66, +6.1%)" in format_comparison(statistics)
 
 
 def test_cli_suite_and_evaluate(tmp_path: Path):

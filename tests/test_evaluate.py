@@ -173,7 +173,7 @@ def test_aligned_tsv_with_wrong_length_or_columns(pcfg_set_suite: Path, tmp_path
     "args, message",
     [
         (("--test", "nope", "--model", "oracle"), "no test named 'nope'"),
-        ((), "either --model SPEC"),
+        ((), "give one of --model SPEC"),
         (("--model", "no-such-model"), "unknown model 'no-such-model'"),
         (("--model", "missing_module_xyz:predict"), "cannot load model"),
     ],

@@ -4,7 +4,14 @@ import pytest
 
 from symcomp.errors import DataError
 from symcomp.metrics.localism import localism_scores
-from symcomp.metrics.predictions import PredictionRow, Predictions, aligned_predictions, read_rows
+from symcomp.metrics.predictions import (
+    BY_ORDER,
+    BY_SOURCE,
+    PredictionRow,
+    Predictions,
+    aligned_predictions,
+    read_rows,
+)
 from symcomp.metrics.scores import (
     consistency,
     eos_prefix_share,
@@ -90,6 +97,12 @@ def test_aligned_predictions_check_order_and_count(tmp_path: Path):
         DataError, match="1 prediction rows but test has 2 inputs; the first unmatched is line 2"
     ):
         aligned_predictions(path, records, "test")
-    path.write_text("z\t2\t2\nx y\t1\t1\n")
-    with pytest.raises(DataError, match=r"p.tsv:1: source 'z' is not input 1"):
+    path.write_text("x y\t1\t1\nz\t2\t3\n")
+    assert aligned_predictions(path, records, "test") == (["1", "3"], BY_ORDER)
+    path.write_text("z\t2\t3\nx y\t1\t1\n")  # another order: matched by source, and said so
+    assert aligned_predictions(path, records, "test") == (["1", "3"], BY_SOURCE)
+    path.write_text("z\t2\t2\nw\t1\t1\n")
+    with pytest.raises(
+        DataError, match=r"p.tsv:1: source 'z' is not input 1 .* input 1 \('x y'\) is in no row"
+    ):
         aligned_predictions(path, records, "test")

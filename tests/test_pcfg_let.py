@@ -16,10 +16,13 @@ LET = symcomp.get_language("pcfg-let")
         ("remove_repeated 1 2 1 3", "2 3"),
         ("remove_unique 1 2 1 3 2 2", "1 2"),
         ("remove_unique 1 2 3", "E"),
-        ("mirror 1 2 3 4", "3 4 1 2"),
-        ("mirror 1 2 3 4 5", "4 5 3 1 2"),
+        # Figure 2: each half reversed in place, the middle item kept
+        ("mirror 1 2 3 4", "2 1 4 3"),
+        ("mirror 1 2 3 4 5", "2 1 3 5 4"),
         ("mirror 7", "7"),
-        ("filter 1 2 2 3 , 3 4", "1 2 2"),
+        ("mirror 1 1 2", "1 1 2"),
+        # Figure 2: {x} minus {y}, a set
+        ("filter 1 2 2 3 , 3 4", "1 2"),
         ("filter 1 2 , 1 2", "E"),
         ("union 3 3 1 , 1 4 4", "3 1 4"),
         ("intersection 1 2 3 2 , 2 3 9", "2 3"),
@@ -40,7 +43,7 @@ def test_list_semantics(program, output):
         ("intersection E , 5 6", "E"),
         ("intersection min E , 5 6", "E"),
         ("union E , 5 5 6", "5 6"),
-        ("filter 5 5 , E", "5 5"),
+        ("filter 5 5 , E", "5"),
         ("filter E , 5", "E"),
         ("difference E , 6 6", "6"),
         ("min E", "E"),
@@ -50,6 +53,40 @@ def test_list_semantics(program, output):
 )
 def test_empty_list_is_the_empty_list_everywhere(program, output):
     assert LET.interpret(program) == output
+
+
+NOTEBOOK = symcomp.get_language("pcfg-let-notebook")
+
+
+@pytest.mark.parametrize(
+    "program, output",
+    [
+        # each case checked against the functions of the authors' notebook
+        ("mirror 1 2 3 4", "3 4 1 2"),
+        ("mirror 1 2 3 4 5", "4 5 3 1 2"),
+        ("filter 1 2 2 3 , 3 4", "1 2 2"),
+        # an empty result E passes the other argument through unchanged
+        ("intersection remove_unique 1 , 5 6", "5 6"),
+        ("union remove_unique 1 , 5 5 6", "5 5 6"),
+        ("filter 5 5 , remove_unique 1", "5 5"),
+        ("difference remove_unique 1 , 6 6", "6 6"),
+        ("filter 3 E 3 , remove_unique 2", "3 E 3"),
+        # a literal E is a one-item list: dropped by most functions
+        ("intersection E , 5 6", "E"),
+        ("min E", "E"),
+        ("max 4 E 9", "9"),
+        ("mirror E", ""),
+        ("union E E , E", ""),
+    ],
+)
+def test_notebook_definitions(program, output):
+    assert NOTEBOOK.interpret(program) == output
+
+
+def test_paper_and_notebook_differ_only_in_their_definitions():
+    assert NOTEBOOK.grammar.text == LET.grammar.text and NOTEBOOK.version == LET.version
+    assert LET.interpret("min 4 2") == NOTEBOOK.interpret("min 4 2") == "2"
+    assert NOTEBOOK.suite_builder() is None and LET.suite_builder() is not None
 
 
 def test_uniqueness_keys_are_functions_applied_to_literal_lists():

@@ -85,3 +85,18 @@ def test_repeat_distributions():
     branching = [RepeatSpec("branching", 1, None, 0.45).draw(rng) for _ in range(20000)]
     assert abs(branching.count(1) / 20000 - 0.55) < 0.02
     assert abs(sum(branching) / 20000 - 5.5) < 0.6
+    weighted = [RepeatSpec.weighted(2, (1.0, 0.0, 3.0)).draw(rng) for _ in range(4000)]
+    assert set(weighted) == {2, 4} and abs(weighted.count(4) / 4000 - 0.75) < 0.03
+
+
+def test_weighted_repeat_from_the_sidecar():
+    spec = load("[repeat.items]\nmin = 2\nweights = [1, 3]\n")
+    assert spec.repeat["items"] == RepeatSpec.weighted(2, (1.0, 3.0))
+    assert spec.describe()["repeat"]["items"] == {
+        "distribution": "weighted",
+        "min": 2,
+        "weights": [1.0, 3.0],
+    }
+    for body in ("min = 2\nweights = []", "weights = [1, -1]", "weights = [1]\nmax = 3"):
+        with pytest.raises(GrammarError, match="weights"):
+            load(f"[repeat.items]\n{body}\n")

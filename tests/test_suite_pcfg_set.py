@@ -77,14 +77,42 @@ def test_parts_are_disjoint_in_every_test(pcfg_set_suite: Path):
 def test_systematicity_train_never_shows_a_held_out_pair(pcfg_set_suite: Path):
     pairs = set(HELD_OUT_PAIRS)
     pool, parts = load(pcfg_set_suite, "systematicity")
-    assert not any(has_adjacent(r["input"].split(), pairs) for r in parts["train"] + parts["dev"])
+    assert not any(has_adjacent(r["input"].split(), pairs) for r in parts["train"])
     assert parts["test"] and all(has_adjacent(r["input"].split(), pairs) for r in parts["test"])
-    assert len(parts["train"]) + len(parts["dev"]) + len(parts["test"]) > 0.95 * len(pool)
+    assert len(parts["train"]) + len(parts["dev"]) + len(parts["test"]) == len(pool)
+    _, task = load(pcfg_set_suite, "task")
+    assert parts["dev"] == task["dev"]  # the paper's construction: one shared dev set
+    assert len(parts["train"]) + len(parts["test"]) == len(task["train"]) + len(task["test"])
+
+
+@pytest.fixture(scope="module")
+def filtered_dev_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec, build
+
+    out = tmp_path_factory.mktemp("filtered") / "suite"
+    spec = PcfgSetSuiteSpec(n=1500, seed=2, construction="filtered-dev", export=False)
+    build(out, spec)
+    return out
+
+
+def test_filtered_dev_sets_follow_each_training_condition(filtered_dev_suite: Path):
+    _, task = load(filtered_dev_suite, "task")
+    _, systematicity = load(filtered_dev_suite, "systematicity")
+    assert not any(
+        has_adjacent(r["input"].split(), set(HELD_OUT_PAIRS)) for r in systematicity["dev"]
+    )
+    assert len(systematicity["dev"]) < len(task["dev"])
+    _, productivity = load(filtered_dev_suite, "productivity")
+    assert max(r["meta"]["functions"] for r in productivity["dev"]) <= 8
+    _, exceptions = load(filtered_dev_suite, "overgeneralisation/ratio=0.005")
+    assert not any(
+        has_adjacent(r["input"].split(), set(EXCEPTION_PAIRS)) for r in exceptions["dev"]
+    )
 
 
 def test_productivity_thresholds_and_statistics(pcfg_set_suite: Path):
     _, parts = load(pcfg_set_suite, "productivity")
-    assert max(r["meta"]["functions"] for r in parts["train"] + parts["dev"]) <= 8
+    assert max(r["meta"]["functions"] for r in parts["train"]) <= 8
     assert min(r["meta"]["functions"] for r in parts["test"]) >= 9
     statistics = json.loads((pcfg_set_suite / "productivity/statistics.json").read_text())
     assert statistics["test"]["functions"]["min"] >= 9
@@ -100,7 +128,8 @@ def test_primitive_twins_only_in_single_function_training_inputs(pcfg_set_suite:
     _, parts = load(pcfg_set_suite, "substitutivity/primitive")
     with_twins = [r for r in parts["train"] if twins_in(r["input"])]
     assert with_twins and all(r["meta"]["functions"] == 1 for r in with_twins)
-    assert len(with_twins) == max(1, round(0.001 * (len(parts["train"]) - len(with_twins))))
+    per_synonym = max(1, round(0.001 * (len(parts["train"]) - len(with_twins))))
+    assert len(with_twins) == len(TWINNED) * per_synonym  # 0.1 % of train per synonym
     assert {twins_in(r["input"])[0] for r in with_twins} <= {f"{f}_twin" for f in TWINNED}
     assert all(PCFG.interpret(r["input"]) == r["output"] for r in with_twins)
     assert not any(twins_in(r["input"]) for r in parts["dev"])
@@ -129,7 +158,13 @@ def test_twin_pairs_replace_one_function_type_everywhere(pcfg_set_suite: Path, c
         json.loads(line)
         for line in (pcfg_set_suite / name / "pairs.jsonl").read_text().splitlines()
     ]
-    assert len(pairs) * 2 == len(parts["test"])
+    originals = {pair["original"] for pair in pairs}
+    assert len(parts["test"]) == len(originals) + len(pairs)
+    _, task = load(pcfg_set_suite, "task")
+    for function, count in Counter(pair["function"] for pair in pairs).items():
+        candidates = sum(function in r["input"].split() for r in task["test"])
+        assert count == min(2500, candidates)  # the paper: 2,500 per synonym
+        assert len({p["original"] for p in pairs if p["function"] == function}) == count
     for pair in pairs:
         original, twin = by_id[pair["original"]], by_id[pair["synonym"]]
         function = pair["function"]
@@ -155,7 +190,7 @@ def test_overgeneralisation_exceptions(pcfg_set_suite: Path):
         ]
         assert len(exceptions) == meta["exceptions"] == expected
         exception_ids = {e["id"] for e in exceptions}
-        for record in parts["train"] + parts["dev"]:
+        for record in parts["train"]:
             if record["id"] in exception_ids:
                 continue
             assert not has_adjacent(record["input"].split(), set(EXCEPTION_PAIRS))
@@ -173,7 +208,8 @@ def test_localism_records_and_increasing_length_corpus(pcfg_set_suite: Path):
     _, parts = load(pcfg_set_suite, "localism")
     lines = (pcfg_set_suite / "localism/unrolled_test.tsv").read_text().splitlines()
     records = read_records(lines)
-    assert [r.source for r in records] == [r["input"] for r in parts["test"]]
+    several = [r["input"] for r in parts["test"] if r["meta"]["functions"] > 1]
+    assert [r.source for r in records] == several and len(several) < len(parts["test"])
     assert all(r.target == r.steps[-1][1] == PCFG.interpret(r.source) for r in records)
     corpus = [
         json.loads(line)

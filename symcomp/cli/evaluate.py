@@ -36,6 +36,13 @@ def _build_model(spec: str, context: Any) -> Any:
     "or JSON lines {id, prediction}.",
 )
 @click.option(
+    "--runs",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="A model's published prediction tree (e.g. model_predictions/transformer of "
+    "am-i-compositional) on a suite made by `symcomp suite import`: every run scored, with "
+    "the mean and standard deviation over runs.",
+)
+@click.option(
     "--checkpoints",
     type=click.Path(path_type=Path, exists=True, file_okay=False),
     help="Folder of prediction files, one per training checkpoint (in name order), "
@@ -55,6 +62,7 @@ def evaluate(
     suite_dir: Path,
     models: tuple[str, ...],
     predictions: Path | None,
+    runs: Path | None,
     checkpoints: Path | None,
     tests: tuple[str, ...],
     as_json: bool,
@@ -66,11 +74,16 @@ def evaluate(
     from symcomp.metrics.predictions import load_predictions, prediction_files
     from symcomp.metrics.report import PredictionSource, evaluate_suite, format_report_card
 
-    if bool(models) == (predictions is not None):
-        raise UserError("give either --model SPEC (repeatable) or --predictions FILE_OR_DIR.")
+    if sum((bool(models), predictions is not None, runs is not None)) != 1:
+        raise UserError(
+            "give one of --model SPEC (repeatable), --predictions FILE_OR_DIR or --runs TREE."
+        )
     from symcomp.suites.reading import Suite
 
     Suite.read(suite_dir)  # a clear error before any work when this is not a (sound) suite
+    if runs is not None:
+        _print_runs(suite_dir, runs, tests, as_json)
+        return
     if threads is not None:
         _set_threads(threads)
     checkpoint_sets = []
@@ -107,6 +120,23 @@ def evaluate(
         click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
     else:
         click.echo(format_report_card(cards))
+        for card in cards:
+            for name, result in card["tests"].items():
+                if result.get("matched_by"):
+                    click.echo(f"{card['source']}, {name}: rows matched by {result['matched_by']}")
+
+
+def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bool) -> None:
+    from symcomp.metrics.report import format_report_card
+    from symcomp.metrics.runs import score_tree
+
+    scored = score_tree(suite_dir, tree, tests or None)
+    if as_json:
+        click.echo(json.dumps(scored, indent=2))
+        return
+    click.echo(format_report_card([*scored["runs"], *scored["summary"]]))
+    if scored["not_in_tree"]:
+        click.echo(f"not in {tree}: {', '.join(scored['not_in_tree'])}")
 
 
 def _set_threads(threads: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import SymcompCommand, SymcompGroup, cli, in_flags, quiet
+from symcomp.cli.app import SymcompCommand, SymcompGroup, UserError, cli, in_flags, quiet
 
 
 class SuiteGroup(SymcompGroup):
@@ -19,11 +19,14 @@ class SuiteGroup(SymcompGroup):
     def list_commands(self, ctx: click.Context) -> list[str]:
         from symcomp.core.registry import available, get_language
 
-        return [name for name in available() if get_language(name).suite_builder() is not None]
+        names = [name for name in available() if get_language(name).suite_builder() is not None]
+        return [*names, "import"]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         from symcomp.core.registry import available, get_language
 
+        if name == "import":
+            return _import_command()
         if name not in available():
             return None
         builder = get_language(name).suite_builder()
@@ -62,6 +65,45 @@ def _command(name: str, builder: Any) -> click.Command:
         if isinstance(param, click.Option) and param.help:
             param.help = in_flags(param.help, command)
     return command
+
+
+def _import_command() -> click.Command:
+    params = [
+        click.Argument(["language"]),
+        click.Argument(["source"], type=click.Path(path_type=Path)),
+        click.Option(
+            ["--out"], type=click.Path(path_type=Path), required=True, help="Suite folder."
+        ),
+        click.Option(["--overwrite"], is_flag=True, help="Replace an existing suite in --out."),
+    ]
+
+    def run(language: str, source: Path, out: Path, overwrite: bool) -> None:
+        from symcomp.core.registry import available, get_language
+
+        builder = get_language(language).suite_builder()
+        if builder is None or builder.importer is None:
+            known = [
+                f"{name} ({found.importer.source})"
+                for name in available()
+                if (found := get_language(name).suite_builder()) and found.importer
+            ]
+            raise UserError(
+                f"{language} has no importer of published data; languages with one: "
+                f"{', '.join(known) or 'none'}."
+            )
+        ctx = click.get_current_context()
+        manifest = builder.importer.run(source, out, overwrite=overwrite, progress=_say(ctx))
+        _summary(out, manifest)
+
+    return SymcompCommand(
+        "import",
+        params=params,
+        callback=run,
+        help="Make a suite from the published data of LANGUAGE in SOURCE (a language without "
+        "an importer says which languages have one, and what folder each reads); score "
+        "published predictions on it with `symcomp evaluate SUITE --runs TREE`.",
+        short_help="Make a suite from published data.",
+    )
 
 
 def _option(item: Any) -> click.Option:

@@ -15,8 +15,9 @@ Sections
     alternative parseable but never sampled.
 ``[repeat.<alias-or-rule>]``
     Length distribution of the ``x+`` / ``x*`` repetitions inside that alternative or rule:
-    ``min``/``max`` (uniform), ``p_continue`` (geometric: one more item with that probability)
-    or ``p_split`` (the PCFG ``X -> X X | x``: number of leaves of a binary branching process).
+    ``min``/``max`` (uniform), ``weights`` (``min``, ``min + 1``, ... items with these relative
+    weights), ``p_continue`` (geometric: one more item with that probability) or ``p_split``
+    (the PCFG ``X -> X X | x``: number of leaves of a binary branching process).
 ``[lexicon]``
     ``TERMINAL = [...]`` words for a pattern terminal, or ``{ range = [lo, hi] }`` (integers),
     or ``{ product = [part, ...] }`` (concatenations; each part a list or a range).
@@ -79,22 +80,37 @@ class RepeatSpec:
 
     >>> RepeatSpec.uniform(2, 5).draw(random.Random(0)) in range(2, 6)
     True
+    >>> RepeatSpec.weighted(2, (0.0, 1.0)).draw(random.Random(0))
+    3
     """
 
-    kind: str  # "uniform", "geometric" or "branching"
+    kind: str  # "uniform", "weighted", "geometric" or "branching"
     minimum: int = 1
     maximum: int | None = None
     p: float = 0.5
+    weights: tuple[float, ...] = ()
 
     @classmethod
     def uniform(cls, minimum: int, maximum: int) -> RepeatSpec:
         return cls("uniform", minimum, maximum)
+
+    @classmethod
+    def weighted(cls, minimum: int, weights: tuple[float, ...]) -> RepeatSpec:
+        """``minimum + i`` items with relative weight ``weights[i]``."""
+        return cls("weighted", minimum, minimum + len(weights) - 1, weights=tuple(weights))
 
     def draw(self, rng: random.Random) -> int:
         """Draw a count; uses only ``rng.random()`` so streams are stable across Pythons."""
         if self.kind == "uniform":
             assert self.maximum is not None
             return self.minimum + int(rng.random() * (self.maximum - self.minimum + 1))
+        if self.kind == "weighted":
+            point = rng.random() * sum(self.weights)
+            for offset, weight in enumerate(self.weights):
+                point -= weight
+                if point < 0:
+                    return self.minimum + offset
+            return self.minimum + max(i for i, w in enumerate(self.weights) if w > 0)
         if self.kind == "geometric":
             count = self.minimum
             while rng.random() < self.p and (self.maximum is None or count < self.maximum):
@@ -114,6 +130,8 @@ class RepeatSpec:
         """A JSON-ready description for manifests."""
         if self.kind == "uniform":
             return {"distribution": "uniform", "min": self.minimum, "max": self.maximum}
+        if self.kind == "weighted":
+            return {"distribution": "weighted", "min": self.minimum, "weights": list(self.weights)}
         key = "p_continue" if self.kind == "geometric" else "p_split"
         return {"distribution": self.kind, "min": self.minimum, key: self.p}
 
@@ -303,10 +321,12 @@ class _Reader:
         section = f"repeat.{key}"
         if not isinstance(spec, Mapping):
             raise self.fail(section, None, f"[repeat.{key}] must be a table.")
-        unknown = set(spec) - {"min", "max", "p_continue", "p_split"}
+        unknown = set(spec) - {"min", "max", "weights", "p_continue", "p_split"}
         if unknown:
             raise self.fail(
-                section, None, f"unknown keys {sorted(unknown)}; use min, max, p_continue, p_split."
+                section,
+                None,
+                f"unknown keys {sorted(unknown)}; use min, max, weights, p_continue, p_split.",
             )
         minimum = spec.get("min", 1)
         maximum = spec.get("max")
@@ -314,6 +334,8 @@ class _Reader:
             raise self.fail(section, "min", "min must be an integer >= 1.")
         if maximum is not None and (not isinstance(maximum, int) or maximum < minimum):
             raise self.fail(section, "max", f"max must be an integer >= min ({minimum}).")
+        if "weights" in spec:
+            return self.weighted_repeat(section, spec, minimum)
         probabilities = [name for name in ("p_continue", "p_split") if name in spec]
         if len(probabilities) > 1:
             raise self.fail(section, None, "give either p_continue or p_split, not both.")
@@ -335,6 +357,21 @@ class _Reader:
             raise self.fail(section, name, "p_split fixes the distribution; drop min and max.")
         kind = "geometric" if name == "p_continue" else "branching"
         return RepeatSpec(kind, minimum, maximum, float(p))
+
+    def weighted_repeat(self, section: str, spec: Mapping[str, Any], minimum: int) -> RepeatSpec:
+        weights = spec["weights"]
+        if set(spec) - {"min", "weights"}:
+            raise self.fail(section, "weights", "weights fix the distribution; give only min.")
+        if (
+            not isinstance(weights, list)
+            or not weights
+            or not all(isinstance(w, int | float) and math.isfinite(w) and w >= 0 for w in weights)
+            or not sum(weights) > 0
+        ):
+            raise self.fail(
+                section, "weights", "weights must be a list of numbers >= 0 with a positive sum."
+            )
+        return RepeatSpec.weighted(minimum, tuple(float(w) for w in weights))
 
     def lexicon(self, table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
         lexicon = {}

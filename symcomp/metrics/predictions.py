@@ -146,28 +146,47 @@ def load_predictions(location: Path) -> Predictions:
     return predictions
 
 
+BY_ORDER = "line order"
+BY_SOURCE = "source text (the file's line order differs from the test set's)"
+
+
 def aligned_predictions(
     path: Path, records: Sequence[Mapping[str, Any]], context: str
-) -> list[str]:
-    """A TSV file line-aligned with a test set: one row per input, in order.
+) -> tuple[list[str], str]:
+    """The predictions of a TSV file with one row per input of a test set, and how rows were
+    matched to inputs: by line order, or by source text when the order differs (e.g. fairseq
+    writes its outputs sorted by length).
 
     Raises
     ------
     DataError
-        When the file has another number of rows, or a row's source is not the test input of
-        that line (the message names the first such line).
+        When the file has another number of rows, or its rows are neither in the test set's
+        order nor hold every input (the message names the first such line).
     """
     rows = read_rows(path)
-    for position, (row, record) in enumerate(zip(rows, records, strict=False), start=1):
-        if row.source is not None and row.source != " ".join(str(record["input"]).split()):
-            raise DataError(
-                f"{row.where}: source {row.source!r} is not input {position} of {context} "
-                f"({record['input']!r}); the file must follow the test set line by line."
-            )
     if len(rows) != len(records):
         first = min(len(rows), len(records)) + 1
         raise DataError(
             f"{path}: {len(rows):,} prediction rows but {context} has {len(records):,} inputs; "
-            f"the first unmatched is line {first} of the test set."
+            f"the first unmatched is line {first} of the test set. A file scores one test "
+            f"line for line; a folder of files is matched by source text."
         )
-    return [row.prediction for row in rows]
+    inputs = [" ".join(str(record["input"]).split()) for record in records]
+    if all(
+        row.source is None or row.source == text for row, text in zip(rows, inputs, strict=True)
+    ):
+        return [row.prediction for row in rows], BY_ORDER
+    by_source = {row.source: row.prediction for row in rows}
+    missing = next((i for i, text in enumerate(inputs) if text not in by_source), None)
+    if missing is None:
+        return [by_source[text] for text in inputs], BY_SOURCE
+    position, row = next(
+        (i, row)
+        for i, (row, text) in enumerate(zip(rows, inputs, strict=True), start=1)
+        if row.source != text
+    )
+    raise DataError(
+        f"{row.where}: source {row.source!r} is not input {position} of {context} "
+        f"({inputs[position - 1]!r}), and input {missing + 1} ({inputs[missing]!r}) is in no "
+        f"row: the file neither follows the test set line by line nor holds every input."
+    )

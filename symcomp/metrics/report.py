@@ -3,15 +3,23 @@
 Each test of a suite has a kind (in its manifest) that says how it is scored:
 
 accuracy
-    sequence accuracy of the test part, by length, depth, #functions and function, and the
-    share of wrong predictions that are a strict prefix of the target (``<eos>`` check).
+    sequence accuracy of the test part, by length, depth, #functions and function; for a test
+    whose split holds out adjacent pairs (``held_out_pairs`` in its meta) also per pair (the
+    paper's Table 2); and two ``<eos>`` statistics over wrong predictions: contained in the
+    target as a contiguous sub-sequence (the paper's definition) and a strict prefix.
 substitutivity
-    accuracy on inputs and on their synonym twins, and the consistency of the pairs.
+    accuracy on inputs and on their synonym twins, and the consistency of the pairs (equal and
+    non-empty predictions), split into consistent & correct and consistent & wrong (Table 5).
 localism
-    accuracy of the test part and, with a model in the loop, the consistency of step-by-step
-    and whole-input predictions, plus accuracy on the increasing-string-length corpus.
+    accuracy of the test part and, with a model in the loop or a published trace, the
+    consistency of step-by-step and whole-input predictions, by depth of the input, and the
+    local accuracy of each step per function; accuracy on the increasing-string-length corpus.
 overgeneralisation
-    for each checkpoint, how the exceptions are predicted (rule, exception, neither); the peak.
+    for each checkpoint, how the exceptions are predicted (rule, exception, neither); the peak,
+    over all exceptions and over the exceptions that are the pair alone (the paper's: its
+    logs count only those).
+
+Every row of the report card names the definition it uses.
 
 The test part of every test must be predicted (a missing prediction is an error naming the
 input); auxiliary corpora (localism steps, increasing length, exception checkpoints) are scored
@@ -30,10 +38,17 @@ from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
-from symcomp.metrics.localism import localism_scores
+from symcomp.metrics.epoch_logs import EpochLog, epoch_profile
+from symcomp.metrics.localism import Trace, localism_scores, trace_scores
 from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
 from symcomp.metrics.predictions import Predictions, aligned_predictions
-from symcomp.metrics.scores import accuracy_report, consistency, overgeneralisation_profile
+from symcomp.metrics.scores import (
+    accuracy_report,
+    adjacent_pair_breakdown,
+    consistency,
+    matches,
+    overgeneralisation_profile,
+)
 from symcomp.metrics.values import pair_report, value_report
 from symcomp.suites.reading import Suite
 from symcomp.suites.unroll import read_records
@@ -45,13 +60,16 @@ ModelFactory = Callable[[ModelContext], Model]
 class PredictionSource:
     """Where predictions come from: a model (built per test, so an oracle sees that test's
     gold), or prediction files, optionally one TSV aligned with a single test, and checkpoints
-    for overgeneralisation profiles."""
+    for overgeneralisation profiles; or what published runs logged: a localism ``trace`` and an
+    overgeneralisation ``epoch_log`` (for the one test they belong to)."""
 
     name: str
     model: ModelFactory | None = None
     predictions: Predictions | None = None
     aligned: Path | None = None
     checkpoints: Sequence[Predictions | Model] = field(default_factory=list)
+    trace: Sequence[Trace] | None = None
+    epoch_log: EpochLog | None = None
 
     @classmethod
     def of_model(cls, name: str, model: Model) -> PredictionSource:
@@ -114,6 +132,7 @@ class _TestScorer:
         self.train = [self.pool[index] for index in split.train]
         context = ModelContext(language, gold_table(self.pool), self.train)
         self.model = source.model(context) if source.model else None
+        self.matched: str | None = None  # how a line-aligned file's rows met the inputs
 
     def score(self) -> dict[str, Any]:
         kind = self.entry.kind
@@ -127,15 +146,27 @@ class _TestScorer:
         }.get(kind)
         if scorer is None:
             raise DataError(f"{self.suite.root}: test {self.name!r} has unknown kind {kind!r}.")
-        return {"kind": kind, **scorer()}
+        result = {"kind": kind, **scorer()}
+        if self.matched is not None:
+            result["matched_by"] = self.matched
+        return result
 
     # -- predictions -----------------------------------------------------------------------
+
+    @property
+    def has_predictions(self) -> bool:
+        return (
+            self.model is not None
+            or self.source.predictions is not None
+            or self.source.aligned is not None
+        )
 
     def predict(self, records: Sequence[Record], context: str) -> list[str]:
         if self.model is not None:
             return batched(self.model, [str(r["input"]) for r in records])
         if self.source.aligned is not None:
-            return aligned_predictions(self.source.aligned, records, context)
+            predictions, self.matched = aligned_predictions(self.source.aligned, records, context)
+            return predictions
         assert self.source.predictions is not None
         return self.source.predictions.for_records(records, context)
 
@@ -160,7 +191,16 @@ class _TestScorer:
         if not self.test:
             return {"n": 0, "accuracy": None, "note": "empty test part"}
         predictions = self.predict(self.test, f"test {self.name!r}")
-        return accuracy_report(self.test, predictions, functions=self.functions_of)
+        report = accuracy_report(self.test, predictions, functions=self.functions_of)
+        pairs = self.entry.meta.get("held_out_pairs")
+        if pairs:
+            correct = [
+                matches(p, str(r["output"])) for r, p in zip(self.test, predictions, strict=True)
+            ]
+            report["by_held_out_pair"] = adjacent_pair_breakdown(
+                [str(r["input"]) for r in self.test], correct, [(a, b) for a, b in pairs]
+            )
+        return report
 
     def substitutivity(self) -> dict[str, Any]:
         pairs = self.suite.aux_records(self.name, "pairs")
@@ -194,19 +234,33 @@ class _TestScorer:
         return report
 
     def localism(self) -> dict[str, Any]:
-        report = self.accuracy()
+        report: dict[str, Any] = {"n": len(self.test), "accuracy": None}
+        if self.has_predictions:
+            report = self.accuracy()
         aux = self.entry.aux
         if "unrolled" in aux:
             lines = self.suite.aux_lines(self.name, "unrolled")
             records = read_records(lines, str(self.suite.aux_path(self.name, "unrolled")))
-            if self.model is not None and records:
-                report["localism"] = localism_scores(records, self.model)
+            if self.source.trace is not None:
+                gold = {" ".join(r.source.split()): r.target for r in records}
+                targets = [
+                    gold.get(t.source) or self.language.interpret(t.source)
+                    for t in self.source.trace
+                ]
+                depths = {
+                    " ".join(str(r["input"]).split()): int(r["meta"]["depth"])
+                    for r in self.pool
+                    if "depth" in r.get("meta", {})
+                }
+                report["localism"] = trace_scores(self.source.trace, targets, self.language, depths)
+            elif self.model is not None and records:
+                report["localism"] = localism_scores(records, self.model, language=self.language)
             else:
                 report["localism"] = {
                     "consistency": None,
-                    "note": "needs a model in the loop",
+                    "note": "needs a model in the loop or a published trace",
                 }
-        if "increasing_length" in aux:
+        if "increasing_length" in aux and self.has_predictions:
             corpus = self.suite.aux_records(self.name, "increasing_length", examples=True)
             predictions = self.optional(corpus)
             if predictions is not None:
@@ -235,30 +289,48 @@ class _TestScorer:
 
     def overgeneralisation(self) -> dict[str, Any]:
         exceptions = self.suite.aux_records(self.name, "exceptions")
-        records = [{"id": e["id"], "input": e["input"]} for e in exceptions]
-        checkpoints: list[list[str]] = []
-        if self.source.checkpoints:
-            checkpoints = [
-                p.for_records(records, f"exceptions of {self.name!r}")
-                if isinstance(p, Predictions)
-                else batched(p, [str(r["input"]) for r in records])
-                for p in self.source.checkpoints
-            ]
-        else:
-            single = self.optional(records)
-            if single is not None:
-                checkpoints = [single]
+        if self.source.epoch_log is not None:
+            return {
+                "exceptions": len(exceptions),
+                "pair_only": epoch_profile(self.source.epoch_log),
+                "peak": None,
+                "note": "a published log holds only the accuracies on pair-only exceptions",
+            }
+        checkpoints = self._exception_checkpoints(exceptions)
         if exceptions and not checkpoints:
             return {
                 "exceptions": len(exceptions),
                 "peak": None,
                 "note": "needs predictions on the exceptions (a model, or per-checkpoint files)",
             }
-        return overgeneralisation_profile(
-            checkpoints,
-            [str(e["rule_output"]) for e in exceptions],
-            [str(e["exception_output"]) for e in exceptions],
+        rule = [str(e["rule_output"]) for e in exceptions]
+        exception = [str(e["exception_output"]) for e in exceptions]
+        report = overgeneralisation_profile(checkpoints, rule, exception)
+        alone = [i for i, e in enumerate(exceptions) if self._pair_only(e)]
+        report["pair_only"] = overgeneralisation_profile(
+            [[c[i] for i in alone] for c in checkpoints],
+            [rule[i] for i in alone],
+            [exception[i] for i in alone],
         )
+        return report
+
+    def _exception_checkpoints(self, exceptions: Sequence[Record]) -> list[list[str]]:
+        records = [{"id": e["id"], "input": e["input"]} for e in exceptions]
+        if self.source.checkpoints:
+            return [
+                p.for_records(records, f"exceptions of {self.name!r}")
+                if isinstance(p, Predictions)
+                else batched(p, [str(r["input"]) for r in records])
+                for p in self.source.checkpoints
+            ]
+        single = self.optional(records)
+        return [single] if single is not None else []
+
+    def _pair_only(self, exception: Mapping[str, Any]) -> bool:
+        """True when the exception's input has no function besides its pair (the paper's
+        logs count only these)."""
+        pair = exception.get("pair") or ()
+        return bool(pair) and len(self.functions_of({"input": exception["input"]})) == len(pair)
 
 
 def _share(predictions: Sequence[str], targets: Sequence[str]) -> float:
@@ -284,53 +356,109 @@ def _by_function_and_length(corpus: Sequence[Record], predictions: Sequence[str]
     return table
 
 
-ROWS: dict[str, tuple[tuple[str, Callable[[Mapping[str, Any]], Any]], ...]] = {
-    "accuracy": (("accuracy", lambda r: r.get("accuracy")),),
-    "substitutivity": (
-        ("consistency", lambda r: r.get("consistency")),
-        ("consistent & correct", lambda r: r.get("consistent_correct")),
-    ),
-    "localism": (
-        ("consistency", lambda r: r.get("localism", {}).get("consistency")),
-        ("unrolled accuracy", lambda r: r.get("localism", {}).get("unrolled_accuracy")),
-    ),
-    "overgeneralisation": (
-        ("peak overgeneralisation", lambda r: r.get("peak")),
-        ("exceptions memorised", lambda r: r.get("final_exception")),
-    ),
-    "value": (("RMSE", lambda r: r.get("rmse")), ("accuracy", lambda r: r.get("accuracy"))),
-    "value-pairs": (
-        ("evaluation RMSE", lambda r: r["pairs"].get("evaluation")),
-        ("agreement RMSE", lambda r: r["pairs"].get("agreement")),
-        ("harmonic mean", lambda r: r["pairs"].get("harmonic")),
-    ),
-}
+Row = tuple[str, float | None]
 
 
-def card_rows(result: Mapping[str, Any]) -> list[tuple[str, float | None]]:
-    """The numbers of a test on the report card: (label, value or None)."""
+def _value(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _accuracy_rows(result: Mapping[str, Any]) -> list[Row]:
+    rows: list[Row] = [("accuracy (exact match)", _value(result.get("accuracy")))]
+    for pair, cell in result.get("by_held_out_pair", {}).items():
+        rows.append((f"accuracy, held-out pair {pair}", _value(cell["accuracy"])))
+    if "eos_contained_share" in result:
+        rows += [
+            ("<eos>: wrong inside target (paper)", _value(result.get("eos_contained_share"))),
+            ("<eos>: wrong = strict prefix", _value(result.get("eos_prefix_share"))),
+        ]
+    return rows
+
+
+def _substitutivity_rows(result: Mapping[str, Any]) -> list[Row]:
     return [
-        (label, None if (value := read(result)) is None else float(value))
-        for label, read in ROWS[str(result["kind"])]
+        ("consistency (equal, non-empty)", _value(result.get("consistency"))),
+        ("consistent & correct", _value(result.get("consistent_correct"))),
+        ("consistent & wrong", _value(result.get("consistent_wrong"))),
+        ("consistent among wrong pairs", _value(result.get("consistency_among_wrong"))),
     ]
 
 
+def _localism_rows(result: Mapping[str, Any]) -> list[Row]:
+    scores = result.get("localism", {})
+    rows: list[Row] = []
+    if result.get("accuracy") is not None:
+        rows.append(("accuracy (exact match)", _value(result["accuracy"])))
+    rows += [
+        ("consistency (unrolled = whole)", _value(scores.get("consistency"))),
+        ("consistency, depth > 1", _value(scores.get("consistency_deeper_than_1"))),
+    ]
+    for depth, cell in scores.get("consistency_by_depth", {}).items():
+        rows.append((f"consistency, depth {depth}", _value(cell["accuracy"])))
+    rows += [
+        ("unrolled accuracy", _value(scores.get("unrolled_accuracy"))),
+        ("local step accuracy", _value(scores.get("local_accuracy"))),
+    ]
+    for function, cell in scores.get("local_accuracy_by_function", {}).items():
+        rows.append((f"local accuracy, {function}", _value(cell["accuracy"])))
+    return rows
+
+
+def _overgeneralisation_rows(result: Mapping[str, Any]) -> list[Row]:
+    alone = result.get("pair_only", {})
+    return [
+        ("peak overgen., pair-only exceptions (paper)", _value(alone.get("peak"))),
+        ("peak overgen., all exceptions", _value(result.get("peak"))),
+        ("exceptions memorised, pair-only (last)", _value(alone.get("final_exception"))),
+    ]
+
+
+ROWS: dict[str, Callable[[Mapping[str, Any]], list[Row]]] = {
+    "accuracy": _accuracy_rows,
+    "substitutivity": _substitutivity_rows,
+    "localism": _localism_rows,
+    "overgeneralisation": _overgeneralisation_rows,
+    "summary": lambda r: [(str(label), _value(value)) for label, value in r["rows"]],
+    "value": lambda r: [("RMSE", _value(r.get("rmse"))), ("accuracy", _value(r.get("accuracy")))],
+    "value-pairs": lambda r: [
+        ("evaluation RMSE", _value(r["pairs"].get("evaluation"))),
+        ("agreement RMSE", _value(r["pairs"].get("agreement"))),
+        ("harmonic mean", _value(r["pairs"].get("harmonic"))),
+    ],
+}
+
+
+def card_rows(result: Mapping[str, Any]) -> list[Row]:
+    """The numbers of a test on the report card: (label naming its definition, value or
+    None)."""
+    return ROWS[str(result["kind"])](result)
+
+
 def format_report_card(cards: Sequence[Mapping[str, Any]]) -> str:
-    """One table: rows per test (a headline and, where it helps, a second number), a column
-    per model or prediction source."""
-    names = list(cards[0]["tests"])
+    """One table: rows per test (a headline and the paper's views, each labelled with its
+    definition), a column per model, prediction source or run."""
+    names = list(dict.fromkeys(name for card in cards for name in card["tests"]))
+    per_test = {
+        name: [
+            dict(card_rows(card["tests"][name])) if name in card["tests"] else {} for card in cards
+        ]
+        for name in names
+    }
+    labels = {
+        name: list(dict.fromkeys(label for rows in per_card for label in rows))
+        for name, per_card in per_test.items()
+    }
     width = max(len(name) for name in names)
-    label_width = max(len(label) for rows in ROWS.values() for label, _ in rows)
+    label_width = max((len(label) for found in labels.values() for label in found), default=5)
     header = f"{'test':<{width}}  {'score':<{label_width}}" + "".join(
         f"  {card['source']:>14}" for card in cards
     )
     lines = [header, "-" * len(header)]
     for name in names:
-        per_card = [card_rows(card["tests"][name]) for card in cards]
-        for row, (label, _) in enumerate(per_card[0]):
+        for row, label in enumerate(labels[name]):
             cells = "".join(
-                f"  {'n/a':>14}" if rows[row][1] is None else f"  {rows[row][1]:>14.4f}"
-                for rows in per_card
+                f"  {'n/a':>14}" if rows.get(label) is None else f"  {rows[label]:>14.4f}"
+                for rows in per_test[name]
             )
             lines.append(f"{name if row == 0 else '':<{width}}  {label:<{label_width}}{cells}")
     return "\n".join(lines)

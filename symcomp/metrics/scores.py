@@ -6,6 +6,8 @@ Sequences are compared after whitespace normalisation (the published scripts ``s
 0.5
 >>> eos_prefix_share(["A B", "C"], ["A B", "C D"])
 1.0
+>>> eos_contained_share(["B C", "C"], ["A B C", "A B"])
+0.5
 >>> scores = consistency(["A", "B", ""], ["A", "C", ""], ["A", "B", "X"])
 >>> scores["consistency"], scores["consistent_correct"], scores["consistency_among_wrong"]
 (0.3333333333333333, 0.3333333333333333, 0.0)
@@ -13,6 +15,7 @@ Sequences are compared after whitespace normalisation (the published scripts ``s
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -44,6 +47,48 @@ def eos_prefix_share(predictions: Sequence[str], targets: Sequence[str]) -> floa
     if not wrong:
         return None
     return sum(len(p) < len(t) and t[: len(p)] == p for p, t in wrong) / len(wrong)
+
+
+def eos_contained_share(predictions: Sequence[str], targets: Sequence[str]) -> float | None:
+    """Among wrong predictions, the share that are a contiguous sub-sequence of the target: the
+    ``<eos>`` statistic Hupkes et al. (2020, note 16) report ("how many of the wrongly emitted
+    answers were contained in the right answer"); None when nothing is wrong."""
+    wrong = [
+        (p.split(), t.split())
+        for p, t in zip(predictions, targets, strict=True)
+        if not matches(p, t)
+    ]
+    if not wrong:
+        return None
+    return sum(_contained(p, t) for p, t in wrong) / len(wrong)
+
+
+def _contained(part: list[str], whole: list[str]) -> bool:
+    size = len(part)
+    return any(whole[start : start + size] == part for start in range(len(whole) - size + 1))
+
+
+def adjacent_pair_breakdown(
+    inputs: Sequence[str], correct: Sequence[bool], pairs: Iterable[tuple[str, str]]
+) -> dict[str, dict[str, float | int]]:
+    """Accuracy on the inputs that contain each adjacent pair of tokens (an input with two
+    pairs counts for both), as Table 2 of Hupkes et al. (2020) reports systematicity.
+
+    >>> pairs = [("a", "b"), ("b", "c")]
+    >>> adjacent_pair_breakdown(["a b c", "b c", "c a"], [True, False, True], pairs)
+    {'a b': {'n': 1, 'accuracy': 1.0}, 'b c': {'n': 2, 'accuracy': 0.5}}
+    """
+    sequences = [text.split() for text in inputs]
+    table: dict[str, dict[str, float | int]] = {}
+    for pair in pairs:
+        flags = [
+            ok
+            for words, ok in zip(sequences, correct, strict=True)
+            if any(step == pair for step in itertools.pairwise(words))
+        ]
+        if flags:
+            table[" ".join(pair)] = {"n": len(flags), "accuracy": sum(flags) / len(flags)}
+    return table
 
 
 def breakdown(
@@ -145,6 +190,7 @@ def accuracy_report(
     report: dict[str, Any] = {
         "n": len(records),
         "accuracy": sum(correct) / len(records),
+        "eos_contained_share": eos_contained_share(predictions, targets),
         "eos_prefix_share": eos_prefix_share(predictions, targets),
     }
     for measure in ("length", "depth", "functions"):

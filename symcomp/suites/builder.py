@@ -31,6 +31,7 @@ from typing import Any
 from symcomp.errors import DataError
 
 Build = Callable[..., dict[str, Any]]  # build(out, spec, *, overwrite, progress) -> manifest
+Import = Callable[..., dict[str, Any]]  # run(source, out, *, overwrite, progress) -> manifest
 
 
 def option(
@@ -104,16 +105,28 @@ _KINDS = {int: "int", float: "float", str: "str", bool: "bool", Path: "path"}
 
 
 @dataclass(frozen=True)
+class SuiteImporter:
+    """How a language turns published data into a suite folder (``symcomp suite import``):
+    ``source`` says in one line what folder it reads, ``run(source, out, *, overwrite,
+    progress)`` writes the suite and returns its manifest."""
+
+    source: str
+    run: Import
+
+
+@dataclass(frozen=True)
 class SuiteBuilder:
     """A language's test suite: ``title`` (one line for help texts), ``spec`` (a dataclass;
     fields made with :func:`option` are what users set), ``build(out, spec, *, overwrite,
-    progress)`` returning the manifest, and an optional ``summary(manifest)`` of extra text to
-    show after building (e.g. a table beside the paper's)."""
+    progress)`` returning the manifest, an optional ``summary(manifest)`` of extra text to
+    show after building (e.g. a table beside the paper's), and an optional ``importer`` of the
+    published data."""
 
     title: str
     spec: type[Any]
     build: Build
     summary: Callable[[Mapping[str, Any]], str] | None = None
+    importer: SuiteImporter | None = None
 
     def options(self) -> list[Option]:
         """The user-settable fields, in declaration order."""

@@ -1,43 +1,52 @@
 """The CobA partitions: in-domain (train/dev) and generalisation sets per compositional aspect.
 
-Each partition has an in-domain set (default 24,000 expressions, split 90/10 into train and
-dev) and a disjoint generalisation set (default 12,000, the test part):
+As in the paper, every partition is drawn from a large pool of unique expressions (``pool``,
+default 2.5 million; :mod:`symcomp.languages.arithmetic.pool` draws as from it without holding
+it) under operator bounds. Each partition has an in-domain set (default 24,000 expressions,
+split 90/10 into train and dev) and a disjoint generalisation set (default 12,000, the test):
 
 random
-    no control.
+    no control; both sets 0..3 operators.
 systematicity
-    in-domain expressions use only odd or only even integers; generalisation ones mix both.
+    2..3 operators; in-domain expressions use only odd or only even integers; generalisation
+    ones mix both.
 productivity
     in-domain: at most 3 operators; generalisation: 4 to 9.
 substitutivity
-    tuples of *swapped expressions* (the same value, differing by swapping the operands of
-    some operators); the in-domain set holds one expression per tuple, the generalisation set
-    other members, each paired with its tuple's in-domain member and the number of swaps.
+    2..3 operators; tuples of *swapped expressions* (the same value, differing by swapping the
+    operands of some operators). The in-domain set holds at most one member of any tuple; the
+    generalisation set holds pairs of members of tuples that have no member in-domain (each
+    pair with its number of swaps), so no generalisation expression has a swapped expression
+    in-domain.
 localism
-    tuples of *sub-expressions* (the same value, differing by evaluating some inner operators
-    first: ``+ + 2 5 × 2 4`` → ``+ 7 × 2 4`` → ``+ 7 8``); level = number of operators
-    evaluated; same protocol as substitutivity.
+    2..3 operators; *sub-expressions* (the same value, some inner operators evaluated first:
+    ``+ + 2 5 × 2 4`` -> ``+ 7 × 2 4``, level = operators evaluated, at least one operator
+    left). The in-domain set never holds an expression with one of its sub-expressions; the
+    generalisation set holds pairs of an expression and a sub-expression of it, none of whose
+    sub-expressions is in-domain nor is itself a sub-expression of an in-domain expression.
 
 Every partition records the paper's Table 1 statistics for both sets: mean value, min/mean/max
-number of operators, % expressions mixing odds and evens, % with a swapped expression and % with
-a sub-expression present in-domain.
+number of operators, % expressions mixing odds and evens, % of expressions with a swapped
+expression in-domain and % with a sub-expression in-domain; ``symcomp suite arithmetic``
+prints them beside the paper's values.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
-from symcomp.core.sampler import Rejected
 from symcomp.data.splits import Split
 from symcomp.errors import GenerationError
 from symcomp.languages.arithmetic.expressions import (
+    ADD,
+    MUL,
     Expr,
     from_tree,
     operator_kinds,
@@ -47,12 +56,23 @@ from symcomp.languages.arithmetic.expressions import (
     to_prefix,
     value,
 )
+from symcomp.languages.arithmetic.pool import PoolDistribution, log_probability
+from symcomp.languages.arithmetic.table1 import format_comparison
 from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import make_record, rng_for
 from symcomp.suites.folder import SuiteWriter
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")
-MAX_DRAWS_PER_EXPRESSION = 2_000
+MAX_DRAWS_PER_EXPRESSION = 20_000
+Bounds = tuple[int, int]
+# operator bounds of the in-domain and the generalisation set (the paper's Table 1)
+BOUNDS: dict[str, tuple[Bounds, Bounds]] = {
+    "random": ((0, 3), (0, 3)),
+    "systematicity": ((2, 3), (2, 3)),
+    "productivity": ((0, 3), (4, 9)),
+    "substitutivity": ((2, 3), (2, 3)),
+    "localism": ((2, 3), (2, 3)),
+}
 
 
 @dataclass(frozen=True)
@@ -66,12 +86,20 @@ class ArithmeticSuiteSpec:
     generalisation: int = option(
         12_000, "Generalisation expressions per partition (the test).", minimum=10
     )
+    pool: int = option(
+        2_500_000,
+        "Size of the pool of unique expressions partitions are drawn from (the paper: 2.5M).",
+        minimum=1_000,
+    )
     dev_fraction: float = 0.1
-    productivity_split: int = 3
+    bounds: Mapping[str, tuple[Bounds, Bounds]] = field(default_factory=lambda: dict(BOUNDS))
+    calibration_samples: int = 100_000
     export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
     def describe(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in self.__dataclass_fields__}
+        data = {key: getattr(self, key) for key in self.__dataclass_fields__}
+        data["bounds"] = {name: [list(b) for b in pair] for name, pair in self.bounds.items()}
+        return data
 
 
 # -- variants -------------------------------------------------------------------------------
@@ -148,22 +176,9 @@ def suite_builder() -> SuiteBuilder:
 
 
 def format_table1(manifest: Mapping[str, Any]) -> str:
-    """The CobA paper's Table 1, one row per partition and set."""
-    header = (
-        f"{'partition':<15}{'set':<16}{'mean value':>11}{'ops min/mean/max':>18}"
-        f"{'% mixed':>9}{'% swapped in':>14}{'% sub-expr in':>15}"
-    )
-    lines = ["", "Table 1", header, "-" * len(header)]
-    for name, entry in manifest["tests"].items():
-        for part, stats in entry["meta"]["statistics"].items():
-            ops = stats["operators"]
-            lines.append(
-                f"{name:<15}{part:<16}{stats['mean_value']:>11.2f}"
-                f"{ops['min']:>8}/{ops['mean']:>5.2f}/{ops['max']:<3}"
-                f"{stats['mixed_parity_percent']:>9.1f}{stats['swapped_in_domain_percent']:>14.1f}"
-                f"{stats['sub_expressions_in_domain_percent']:>15.1f}"
-            )
-    return "\n".join(lines)
+    """The CobA paper's Table 1 for the built partitions, beside the paper's values."""
+    statistics = {name: entry["meta"]["statistics"] for name, entry in manifest["tests"].items()}
+    return format_comparison(statistics)
 
 
 def build(
@@ -177,9 +192,13 @@ def build(
     language = get_language("arithmetic")
     say = progress or (lambda message: None)
     with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
+        say(f"sizing the pool of {spec.pool:,} unique expressions")
+        pool = PoolDistribution.calibrated(
+            spec.pool, rng_for(spec.seed, "arithmetic-pool"), spec.calibration_samples
+        )
         for partition in PARTITIONS:
             say(f"building {partition}")
-            builder = _PartitionBuilder(language, spec, partition)
+            builder = _PartitionBuilder(language, spec, partition, pool)
             in_domain, generalisation, pairs = builder.build()
             _write_partition(writer, language, spec, partition, in_domain, generalisation, pairs)
         header = {
@@ -189,6 +208,7 @@ def build(
             "grammar_sha256": language.grammar.sha256,
             "seed": spec.seed,
             "parameters": spec.describe(),
+            "pool": {"size": pool.size, "generator_draws": round(pool.draws)},
         }
         return writer.finish(header, "CobA arithmetic partitions", INTRODUCTION)
 
@@ -204,32 +224,39 @@ Pair = dict[str, Any]
 
 
 class _PartitionBuilder:
-    """Draws unique expressions and sorts them into one partition's two sets."""
+    """Draws distinct expressions from the pool and sorts them into one partition's sets."""
 
-    def __init__(self, language: Language, spec: ArithmeticSuiteSpec, partition: str) -> None:
+    def __init__(
+        self,
+        language: Language,
+        spec: ArithmeticSuiteSpec,
+        partition: str,
+        pool: PoolDistribution,
+    ) -> None:
         self.language = language
         self.spec = spec
         self.partition = partition
+        self.pool = pool
         self.rng = rng_for(spec.seed, f"arithmetic-{partition}")
-        self.limits = language.limits()
+        self.inside, self.outside = spec.bounds[partition]
+        self.seen: set[str] = set()
 
-    def expressions(self) -> Iterator[Expr]:
-        """An endless stream of distinct random expressions."""
-        seen: set[str] = set()
-        budget = MAX_DRAWS_PER_EXPRESSION * (self.spec.in_domain + self.spec.generalisation)
-        for _ in range(budget):
-            try:
-                derivation = self.language.draw(self.rng, limits=self.limits)
-            except Rejected:
+    def expressions(self, bounds: Bounds) -> Iterator[Expr]:
+        """Pool expressions with a number of operators in ``bounds``, each at most once."""
+        wanted = self.spec.in_domain + self.spec.generalisation
+        for _ in range(MAX_DRAWS_PER_EXPRESSION * wanted):
+            expr = self.pool.draw(self.rng, bounds[1])
+            count = operators(expr)
+            if not bounds[0] <= count <= bounds[1]:
                 continue
-            expr = from_tree(derivation.tree)
             text = to_prefix(expr)
-            if text not in seen:
-                seen.add(text)
+            if text not in self.seen:
+                self.seen.add(text)
                 yield expr
         raise GenerationError(
-            f"the {self.partition} partition could not be filled in {budget:,} draws; "
-            f"ask for smaller sets (`in_domain`, `generalisation`)."
+            f"the {self.partition} partition could not be filled in "
+            f"{MAX_DRAWS_PER_EXPRESSION * wanted:,} draws from the pool; ask for smaller sets "
+            f"(`in_domain`, `generalisation`) or a larger `pool`."
         )
 
     def build(self) -> tuple[list[Expr], list[tuple[Expr, int]], list[Pair]]:
@@ -237,7 +264,8 @@ class _PartitionBuilder:
             return self.tuples()
         wanted = {"in": self.spec.in_domain, "out": self.spec.generalisation}
         sets: dict[str, list[Expr]] = {"in": [], "out": []}
-        for expr in self.expressions():
+        either = (min(self.inside[0], self.outside[0]), max(self.inside[1], self.outside[1]))
+        for expr in self.expressions(either):
             side = self.side(expr)
             if side is not None and len(sets[side]) < wanted[side]:
                 sets[side].append(expr)
@@ -247,78 +275,93 @@ class _PartitionBuilder:
 
     def side(self, expr: Expr) -> str | None:
         """Which set an expression belongs to (None: neither)."""
-        if self.partition == "random":
-            return (
-                "in"
-                if self.rng.random()
-                < self.spec.in_domain / (self.spec.in_domain + self.spec.generalisation)
-                else "out"
-            )
-        if self.partition == "systematicity":
-            return "out" if parity(expr) == "mixed" else "in"
         count = operators(expr)
-        return "in" if count <= self.spec.productivity_split else "out"
+        fits = {
+            "in": self.inside[0] <= count <= self.inside[1],
+            "out": self.outside[0] <= count <= self.outside[1],
+        }
+        if self.partition == "random":
+            share = self.spec.in_domain / (self.spec.in_domain + self.spec.generalisation)
+            return "in" if self.rng.random() < share else "out"
+        if self.partition == "systematicity":
+            side = "out" if parity(expr) == "mixed" else "in"
+            return side if fits[side] else None
+        return "in" if fits["in"] else "out" if fits["out"] else None
+
+    # -- tuples: substitutivity and localism ----------------------------------------------
+
+    def members(self, expr: Expr) -> dict[str, int]:
+        """The expressions that share a tuple with ``expr``, with their level: its swapped
+        expressions (substitutivity), or its sub-expressions with at least one operator left
+        (localism); ``expr`` itself at level 0."""
+        if self.partition == "substitutivity":
+            return swap_variants(expr)
+        found = {t: level for t, level in partial_evaluations(expr).items() if " " in t}
+        return {to_prefix(expr): 0, **found}
 
     def tuples(self) -> tuple[list[Expr], list[tuple[Expr, int]], list[Pair]]:
-        """One member per tuple in-domain (the drawn expression); other members to test.
-
-        No in-domain expression belongs to another in-domain expression's tuple; tuples may
-        share members (every expression of value 15 evaluates to `15`), but each member is
-        used at most once in the generalisation set.
-        """
-        variants = swap_variants if self.partition == "substitutivity" else partial_evaluations
+        """In-domain: no two members of one tuple; generalisation: pairs of members of tuples
+        with no member in-domain."""
+        stream = self.expressions(self.inside)
         in_domain: list[Expr] = []
         inside: set[str] = set()
-        covered: set[str] = set()
-        keys: set[str] = set()
-        options: list[dict[str, int]] = []
-        for expr in self.expressions():
+        covered: set[str] = set()  # every member of an in-domain expression's tuple
+        for expr in stream:
             if len(in_domain) == self.spec.in_domain:
                 break
-            text = to_prefix(expr)
-            others = {t: level for t, level in variants(expr).items() if level > 0}
-            key = canonical(expr) if self.partition == "substitutivity" else text
-            if not others or key in keys or text in covered or inside & others.keys():
+            text, members = to_prefix(expr), self.members(expr)
+            if text in covered or inside & members.keys():
                 continue
-            keys.add(key)
-            inside.add(text)
-            covered.update(others)
             in_domain.append(expr)
-            options.append(others)
-        return in_domain, *self.members(in_domain, options)
+            inside.add(text)
+            covered |= members.keys()
+        return in_domain, *self.pairs(stream, inside, covered)
 
-    def members(
-        self, in_domain: list[Expr], options: list[dict[str, int]]
+    def pairs(
+        self, stream: Iterator[Expr], inside: set[str], covered: set[str]
     ) -> tuple[list[tuple[Expr, int]], list[Pair]]:
-        used: set[str] = set()
         generalisation: list[tuple[Expr, int]] = []
         pairs: list[Pair] = []
-        order = list(range(len(in_domain)))
-        self.rng.shuffle(order)
-        for index in order:
-            if len(generalisation) == self.spec.generalisation:
+        used: set[str] = set()
+        low, high = self.outside
+        for expr in stream:
+            if len(generalisation) >= self.spec.generalisation:
                 break
-            free = sorted(t for t in options[index] if t not in used)
-            if not free:
+            text, members = to_prefix(expr), self.members(expr)
+            if text in covered or text in used or inside & members.keys():
                 continue
-            text = free[int(self.rng.random() * len(free))]
-            used.add(text)
-            level = options[index][text]
-            generalisation.append((_parse(self.language, text), level))
+            partners = [
+                (other, level)
+                for other, level in members.items()
+                if level > 0
+                and other not in covered
+                and other not in used
+                and low <= _operator_count(other) <= high
+                and self.rng.random() < self.pool.in_pool(log_probability(self.parse(other)))
+            ]
+            if not partners:
+                continue
+            other, level = partners[int(self.rng.random() * len(partners))]
+            used |= {text, other}
+            generalisation += [(expr, 0), (self.parse(other), level)]
             pairs.append(
-                {
-                    "tuple": index,
-                    "representative": to_prefix(in_domain[index]),
-                    "member": text,
-                    "level": level,
-                }
+                {"tuple": len(pairs), "representative": text, "member": other, "level": level}
             )
         if len(generalisation) < self.spec.generalisation:
             raise GenerationError(
                 f"only {len(generalisation):,} generalisation expressions for the "
                 f"{self.partition} partition; ask for fewer (`generalisation`)."
             )
+        if len(generalisation) > self.spec.generalisation:  # an odd size: the last one unpaired
+            generalisation, pairs = generalisation[:-1], pairs[:-1]
         return generalisation, pairs
+
+    def parse(self, text: str) -> Expr:
+        return _parse(self.language, text)
+
+
+def _operator_count(text: str) -> int:
+    return sum(token in (ADD, MUL) for token in text.split())
 
 
 def _parse(language: Language, text: str) -> Expr:
@@ -425,16 +468,27 @@ DESCRIPTIONS = {
 
 
 def table1(in_domain: Sequence[Expr], generalisation: Sequence[Expr]) -> dict[str, Any]:
-    """The paper's Table 1 statistics for both sets of a partition."""
+    """The paper's Table 1 statistics for both sets of a partition.
+
+    % swapped in-domain: the share of a set's expressions with another swapped expression (the
+    same operands of some operators swapped) in the in-domain set; % sub-expression in-domain:
+    the share with a sub-expression (some inner operators evaluated, at least one left) in the
+    in-domain set. A bare number is no sub-expression: almost every value is in-domain as the
+    full evaluation of some expression, which would make the share meaningless.
+
+    >>> stats = table1([("+", 2, ("×", 2, 3))], [("+", ("×", 3, 2), 2), ("+", 2, 6)])
+    >>> g = stats["generalisation"]
+    >>> g["swapped_in_domain_percent"], g["sub_expressions_in_domain_percent"], g["mean_value"]
+    (50.0, 0.0, 8.0)
+    """
     inside = {to_prefix(expr) for expr in in_domain}
-    below = {text for expr in in_domain for text in partial_evaluations(expr)}
     return {
-        name: _statistics(exprs, inside, below)
+        name: _statistics(exprs, inside)
         for name, exprs in (("in_domain", in_domain), ("generalisation", generalisation))
     }
 
 
-def _statistics(exprs: Sequence[Expr], inside: set[str], below: set[str]) -> dict[str, Any]:
+def _statistics(exprs: Sequence[Expr], inside: set[str]) -> dict[str, Any]:
     if not exprs:
         return {"expressions": 0}
     counts = [operators(expr) for expr in exprs]
@@ -442,7 +496,7 @@ def _statistics(exprs: Sequence[Expr], inside: set[str], below: set[str]) -> dic
     for expr in exprs:
         text = to_prefix(expr)
         swapped += any(t in inside and t != text for t in swap_variants(expr))
-        sub += text in below or any(t in inside for t in partial_evaluations(expr))
+        sub += any(t in inside for t in partial_evaluations(expr) if " " in t)
     return {
         "expressions": len(exprs),
         "mean_value": round(sum(map(value, exprs)) / len(exprs), 2),

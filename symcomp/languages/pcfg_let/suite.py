@@ -1,15 +1,23 @@
-"""The PCFG-LET suite (Neely & Talha 2020): task, localism and three systematicity splits.
+"""The PCFG-LET suite (Neely & Talha 2020): task, localism and the systematicity tests.
+
+`definitions` picks the meaning of the functions: ``paper`` (Figure 2, language ``pcfg-let``)
+or ``notebook`` (the authors' notebook, language ``pcfg-let-notebook``).
 
 task
     random 85/5/10 over the pool.
 localism
-    the task split plus the unrolled records of the test programs (PCFG SET's record format).
-systematicity/mirror_E, systematicity/mirror_7_13, systematicity/mirror_union
+    the task split plus the unrolled records of the test programs of two or more functions
+    (PCFG SET's record format); scored for consistency overall, by depth (the paper reports
+    depth > 1) and per function (local accuracy of each step, Figures 5 and 6).
+systematicity/baseline, systematicity/mirror_E, systematicity/mirror_7_13,
+systematicity/mirror_union
     over a second pool drawn with the reduced vocabulary of the paper's systematicity
-    experiments (items 1..27, and ``E`` as a list item with the same probability as a number,
-    as the authors' notebook does when testing systematicity): ``mirror`` never co-occurs in
-    train with (1) ``E``, (2) the numbers 7 or 13, (3) ``union``; the test holds every program
-    where it does. The rest is split 85:5 into train and dev.
+    experiments: 27 items, the numbers 1..26 and ``E`` as a list item with the same
+    probability as a number (as the notebook's ``INCLUDE_EMPTY_TOKEN`` does; the main task's
+    520 items are 1..519 and ``E``). ``mirror`` never co-occurs in train with (1) ``E``, (2)
+    the numbers 7 or 13, (3) ``union``; the test holds every program where it does. The rest is
+    split 85:5 into train and dev. The baseline (Table 1's first systematicity row) is a random
+    85/5/10 split of the same pool: a similar but non-overlapping test set.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from symcomp.suites.common import load_records, rng_for, tokens
 from symcomp.suites.folder import SuiteWriter
 from symcomp.suites.unroll import record_lines, unroll_record
 
+DEFINITIONS = {"paper": "pcfg-let", "notebook": "pcfg-let-notebook"}
 PARTNERS: dict[str, tuple[str, ...]] = {
     "mirror_E": ("E",),
     "mirror_7_13": ("7", "13"),
@@ -45,8 +54,13 @@ class PcfgLetSuiteSpec:
     )
     seed: int = option(0, "Seed of the pools and of every split.")
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
+    definitions: str = option(
+        "paper",
+        "Function definitions: paper (Figure 2) or notebook (the authors' notebook).",
+        choices=tuple(DEFINITIONS),
+    )
     vocabulary: int = option(
-        27, "Items 1..V in the systematicity pool (the paper: 27).", minimum=13
+        27, "Items in the systematicity pool: E and 1..V-1 (the paper: 27).", minimum=14
     )
     systematicity_n: int | None = option(
         None, "Systematicity pool size (default: `n`).", minimum=100
@@ -61,15 +75,21 @@ class PcfgLetSuiteSpec:
 
 
 def reduced(language: Language, vocabulary: int) -> Language:
-    """PCFG-LET with items 1..vocabulary and ``E`` as a possible list item."""
-    words = ("E", *(str(i) for i in range(1, vocabulary + 1)))
+    """PCFG-LET with ``vocabulary`` items: ``E`` (as a possible list item) and 1..vocabulary-1.
+
+    >>> import symcomp
+    >>> reduced(symcomp.get_language("pcfg-let"), 27).grammar.sidecar.lexicon["ITEM"][-1]
+    '26'
+    """
+    words = ("E", *(str(i) for i in range(1, vocabulary)))
     return language.variant(language.name, lexicon={"ITEM": words})
 
 
 def suite_builder() -> SuiteBuilder:
     """``symcomp suite pcfg-let``."""
     return SuiteBuilder(
-        "PCFG-LET's task, localism and three systematicity splits (Neely & Talha 2020).",
+        "PCFG-LET's task, localism, systematicity baseline and three systematicity splits "
+        "(Neely & Talha 2020).",
         PcfgLetSuiteSpec,
         build,
     )
@@ -83,7 +103,7 @@ def build(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Build the suite into ``out``; return its manifest."""
-    language = get_language("pcfg-let")
+    language = get_language(DEFINITIONS[spec.definitions])
     say = progress or (lambda message: None)
     with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
         say("generating the pool")
@@ -110,9 +130,10 @@ def build(
             (
                 line
                 for i in task.test
+                if records[i]["meta"]["functions"] > 1  # one function: no inner step
                 for line in record_lines(unroll_record(language, records[i]["input"]))
             ),
-            "unrolled test programs (PCFG SET's record format)",
+            "unrolled test programs of two or more functions (PCFG SET's record format)",
         )
         writer.add_test(
             "localism",
@@ -128,7 +149,23 @@ def build(
         pool_path = "systematicity/examples.jsonl"
         _pool(small, writer, pool_path, spec.systematicity_n or spec.n, spec.seed + 1, spec.jobs)
         small_records = load_records(writer.path(pool_path))
-        writer.describe(pool_path, f"a pool with items 1..{spec.vocabulary} and E as a list item")
+        writer.describe(
+            pool_path, f"a pool with items 1..{spec.vocabulary - 1} and E as a list item"
+        )
+        baseline = random_split(
+            len(small_records),
+            fractions=spec.fractions,
+            seed=rng_for(spec.seed, "systematicity-baseline"),
+            meta={"method": "random", "vocabulary": spec.vocabulary},
+        )
+        writer.add_test(
+            "systematicity/baseline",
+            kind="accuracy",
+            split=baseline,
+            pool=pool_path,
+            records=small_records,
+            description="random split of the systematicity pool: the baseline",
+        )
         for name, partners in PARTNERS.items():
             split = _co_occurrence_split(small_records, partners, spec, name)
             writer.add_test(

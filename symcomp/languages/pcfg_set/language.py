@@ -79,10 +79,14 @@ class PcfgSet(Language):
     """PCFG SET, with its five compositionality tests as its suite."""
 
     def suite_builder(self) -> SuiteBuilder:
-        """``symcomp suite pcfg-set``: :mod:`symcomp.languages.pcfg_set.suite`."""
+        """``symcomp suite pcfg-set`` (:mod:`symcomp.languages.pcfg_set.suite`), and ``symcomp
+        suite import pcfg-set`` (:mod:`symcomp.languages.pcfg_set.published`)."""
+        import dataclasses
+
+        from symcomp.languages.pcfg_set.published import importer
         from symcomp.languages.pcfg_set.suite import suite_builder
 
-        return suite_builder()
+        return dataclasses.replace(suite_builder(), importer=importer())
 
 
 def build() -> Language:

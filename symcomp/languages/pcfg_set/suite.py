@@ -1,29 +1,37 @@
 """The PCFG SET suite (Hupkes, Dankers, Mul & Bruni 2020): five tests over one pool.
 
-One pool (naturalised like the published data by default) is split for each test:
+One pool (naturalised like the published data by default; 97,203 programs, the published
+82,622 + 4,860 + 9,721) is split for each test. The ``paper`` construction (default) builds
+every test as the published data has it; ``filtered-dev`` is the same except that each test's
+dev set is filtered to its training condition (no held-out pair, no long input, no exception
+pair), so that choosing a checkpoint on dev does not peek at the test condition (the published
+tests share one unfiltered dev set).
 
 task
     random 85/5/10.
 systematicity
-    test: every example with a held-out adjacent function pair; train: every other non-dev one.
+    test: every example with a held-out adjacent function pair; train: every other non-dev one
+    (the task's train and test).
 productivity
-    train: at most ``threshold`` functions (default 8), test: more; Table 3 statistics.
+    train: at most ``threshold`` functions (default 8), test: more (of the task's train and
+    test); Table 3 statistics.
 substitutivity/equally_distributed, substitutivity/primitive
     synonyms ``<f>_twin``: either half of the training occurrences replaced by the twin, or the
-    twins only in single-function training inputs (~0.1 % of train); test: task-test inputs with
-    an affected function, each paired with its twin-substituted version (same target).
+    twins only in single-function inputs, 0.1 % of the training set per synonym (published:
+    331 lines); test: for each synonym, ``pairs_per_synonym`` (2,500) task-test inputs with
+    its function, each paired with the input where every occurrence of it is the synonym (an
+    input can be drawn for several synonyms: published 10,000 pairs of 6,716 inputs).
 localism
-    the task split plus the unrolled records of the test inputs and the increasing-string-length
+    the task split plus the unrolled records of the test inputs with at least two functions
+    (one function has no inner step; published 9,567 of 9,721) and the increasing-string-length
     corpus (each function on strings of length 2..20).
 overgeneralisation/ratio=R
-    all examples with an exception pair leave train; ``R`` x (count of the pair's rarer function)
-    of them return with exception targets; the test file lists them with both targets.
+    every example of the task's train and test with an exception pair is left out; ``R`` x
+    (count of the pair's rarer function) of them return with exception targets, half with the
+    pair alone; the test file lists them with both targets (published train 82.3-82.8k).
 per_function
     every function applied to the same composed inputs (test inputs with fewer than 8
     functions for unary functions, as published; random pairs within 8 functions for binary).
-
-Where the published data and this builder differ, the module says so (dev sets are filtered
-to each test's training condition here; the published tests shared one unfiltered dev set).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from symcomp._util import Record, did_you_mean
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.resources import grammar_file
+from symcomp.core.sidecar import RepeatSpec
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.splits import Split, random_split
@@ -82,6 +91,13 @@ EXCEPTION_REMAP = {
     "prepend": "remove_second",
 }
 EXCEPTION_RATIOS = (0.0001, 0.0005, 0.001, 0.005)
+CONSTRUCTIONS = ("paper", "filtered-dev")
+# Drawn with these weights, the string arguments of a naturalised pool of the published size
+# have lengths 2..5 in the published data's shares (15.9, 29.7, 27.7, 26.7 %; the published
+# generator draws uniformly, but its length-2 strings ran out during its long placeholder run,
+# so the programs its naturalisation kept have fewer; benchmarks/pcfgset_construction.py).
+PUBLISHED_STRING_WEIGHTS = (0.163, 0.2837, 0.2763, 0.2768)
+PUBLISHED_POOL = 97_203  # 82,622 train + 4,860 dev + 9,721 test unique programs
 MAX_DRAWS_PER_ITEM = 10_000  # rejection sampling gives up (with an error) after this many draws
 
 
@@ -89,9 +105,23 @@ MAX_DRAWS_PER_ITEM = 10_000  # rejection sampling gives up (with an error) after
 class PcfgSetSuiteSpec:
     """Parameters of the PCFG SET suite (defaults: the paper's)."""
 
-    n: int = option(100_000, "Pool size.", minimum=100)
+    n: int = option(
+        PUBLISHED_POOL, "Pool size (default: the published data's unique programs).", minimum=100
+    )
     seed: int = option(0, "Seed of the pool and of every split.")
+    construction: str = option(
+        "paper",
+        "How tests are built: paper (as the published data: one shared dev set) or "
+        "filtered-dev (each dev set filtered to its test's training condition).",
+        choices=CONSTRUCTIONS,
+    )
     naturalize: bool = option(True, "Draw the pool with PCFG SET's published length/depth profile.")
+    published_string_lengths: bool = option(
+        True,
+        "Draw string-argument lengths 2..5 so that the pool has the published data's shares "
+        "(else uniformly, as the published generator's code).",
+    )
+    string_length_weights: tuple[float, ...] = PUBLISHED_STRING_WEIGHTS
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10)
     held_out_pairs: tuple[Pair, ...] = option(
         HELD_OUT_PAIRS,
@@ -104,7 +134,10 @@ class PcfgSetSuiteSpec:
         8, "Productivity: most functions in a training input.", name="threshold", minimum=1
     )
     twinned: tuple[str, ...] = TWINNED
-    primitive_fraction: float = 0.001
+    primitive_fraction: float = 0.001  # of the training set, per synonym
+    pairs_per_synonym: int = option(
+        2500, "Substitutivity: test pairs per synonym (the paper: 2,500).", minimum=1
+    )
     exception_pairs: tuple[Pair, ...] = EXCEPTION_PAIRS
     exception_remap: Mapping[str, str] = field(default_factory=lambda: dict(EXCEPTION_REMAP))
     exception_ratios: tuple[float, ...] = EXCEPTION_RATIOS
@@ -200,6 +233,10 @@ INTRODUCTION = (
 
 
 def _generate_pool(language: Language, writer: SuiteWriter, spec: PcfgSetSuiteSpec) -> Any:
+    if spec.published_string_lengths:
+        repeat = dict(language.grammar.sidecar.repeat)
+        repeat["string"] = RepeatSpec.weighted(2, spec.string_length_weights)
+        language = language.variant(language.name, repeat=repeat)
     target = None
     if spec.naturalize:
         default = grammar_file(language.grammar.sidecar.naturalize_target or "")
@@ -237,6 +274,13 @@ class _Builder:
         self.records = records
         self.task_split = task
 
+    def dev(self, keep: Callable[[int], bool]) -> list[int]:
+        """A test's dev part: the task's dev set, filtered to the test's training condition
+        unless the construction is the paper's (one shared dev set)."""
+        if self.spec.construction == "paper":
+            return list(self.task_split.dev)
+        return [i for i in self.task_split.dev if keep(i)]
+
     # -- task, systematicity, productivity ---------------------------------------------------
 
     def task(self) -> None:
@@ -255,11 +299,11 @@ class _Builder:
         # as published: every non-dev example without a held-out pair trains
         split = Split.of(
             sorted(i for i in self.task_split.train + self.task_split.test if i not in held),
-            [i for i in self.task_split.dev if i not in held],
-            sorted(held),
+            self.dev(lambda i: i not in held),
+            sorted(i for i in held if i not in self.task_split.dev),
             {
                 "method": "held-out adjacent function pairs",
-                "pairs": [list(pair) for pair in self.spec.held_out_pairs],
+                "held_out_pairs": [list(pair) for pair in self.spec.held_out_pairs],
             },
         )
         self.writer.add_test(
@@ -283,7 +327,7 @@ class _Builder:
             for i in self.task_split.train + self.task_split.test
             if self.records[i]["meta"]["functions"] > threshold
         ]
-        dev = [i for i in self.task_split.dev if self.records[i]["meta"]["functions"] <= threshold]
+        dev = self.dev(lambda i: self.records[i]["meta"]["functions"] <= threshold)
         split = Split.of(
             sorted(short),
             dev,
@@ -359,20 +403,24 @@ class _Builder:
             )
 
     def _twin_test(self, rng: random.Random) -> tuple[list[Record], list[dict[str, str]]]:
-        originals: list[Record] = []
+        """For each synonym, ``pairs_per_synonym`` test inputs with its function (drawn
+        without replacement; fewer when the test set has fewer), each with the input where every
+        occurrence of the function is the synonym."""
+        originals: dict[str, Record] = {}
         twins: list[Record] = []
         pairs: list[dict[str, str]] = []
-        for index in self.task_split.test:
-            record = self.records[index]
-            present = [f for f in self.spec.twinned if f in tokens(record)]
-            if not present:
-                continue
-            function = present[int(rng.random() * len(present))]
-            twin = self._substitute(record, function.__eq__)
-            originals.append(record)
-            twins.append(twin)
-            pairs.append({"original": record["id"], "synonym": twin["id"], "function": function})
-        return originals + twins, pairs
+        test = [self.records[index] for index in self.task_split.test]
+        for function in self.spec.twinned:
+            candidates = [record for record in test if function in tokens(record)]
+            chosen = rng.sample(candidates, min(self.spec.pairs_per_synonym, len(candidates)))
+            for record in chosen:
+                twin = self._substitute(record, function.__eq__)
+                originals.setdefault(str(record["id"]), record)
+                twins.append(twin)
+                pairs.append(
+                    {"original": record["id"], "synonym": twin["id"], "function": function}
+                )
+        return [*originals.values(), *twins], pairs
 
     def _substitute(self, record: Record, replace_token: Callable[[str], bool]) -> Record:
         words = [f"{t}_twin" if replace_token(t) else t for t in tokens(record)]
@@ -390,11 +438,12 @@ class _Builder:
         ]
 
     def _primitive_twins(self, train_size: int, rng: random.Random) -> list[Record]:
-        """Single-function inputs with twins, on strings new to the pool."""
+        """Single-function inputs with twins, on strings new to the pool: ``primitive_fraction``
+        of the training set per synonym."""
         count = max(1, round(self.spec.primitive_fraction * train_size))
         strings = _StringSource(self.language, self.records, rng)
         out = []
-        for number in range(count):
+        for number in range(count * len(self.spec.twinned)):
             function = self.spec.twinned[number % len(self.spec.twinned)]
             arguments = [strings.draw_new() for _ in range(2 if function in BINARY else 1)]
             text = f"{function}_twin " + " , ".join(" ".join(arg) for arg in arguments)
@@ -414,13 +463,15 @@ class _Builder:
         unrolled = (
             line
             for index in self.task_split.test
+            if self.records[index]["meta"]["functions"] > 1  # one function: no inner step
             for line in record_lines(unroll_record(self.language, self.records[index]["input"]))
         )
         self.writer.write_text(
             "localism/unrolled_test.tsv",
             unrolled,
-            "unrolled test programs: `unrolled<TAB>step<TAB>*k` lines (innermost first; the "
-            "last carries the gold output), then `original<TAB>input<TAB>gold`",
+            "unrolled test programs of two or more functions: `unrolled<TAB>step<TAB>*k` lines "
+            "(innermost first; the last carries the gold output), then "
+            "`original<TAB>input<TAB>gold`",
         )
         corpus = self._increasing_length(rng_for(self.spec.seed, "increasing-length"))
         self.writer.write_records(
@@ -475,10 +526,11 @@ class _Builder:
 
     def overgeneralisation(self) -> None:
         pairs = self.spec.exception_pairs
-        first_pair = {i: _first_pair(record, pairs) for i, record in enumerate(self.records)}
-        affected = {i for i, pair in first_pair.items() if pair is not None}
-        train = [i for i in self.task_split.train if i not in affected]
-        dev = [i for i in self.task_split.dev if i not in affected]
+        pair_of = {i: first_pair(record, pairs) for i, record in enumerate(self.records)}
+        affected = {i for i, pair in pair_of.items() if pair is not None}
+        source = sorted(self.task_split.train + self.task_split.test)  # as published
+        train = [i for i in source if i not in affected]
+        dev = self.dev(lambda i: i not in affected)
         counts = {
             f: sum(f in tokens(self.records[i]) for i in train) for pair in pairs for f in pair
         }
@@ -487,7 +539,7 @@ class _Builder:
             exceptions = []
             for pair in pairs:
                 wanted = round(ratio * min(counts[pair[0]], counts[pair[1]]))
-                candidates = [i for i in self.task_split.train if first_pair[i] == pair]
+                candidates = [i for i in source if pair_of[i] == pair]
                 chosen = _short_and_long(
                     candidates,
                     self.records,
@@ -651,7 +703,7 @@ def _apply(language: Language, function: str, arguments: Sequence[Sequence[str]]
     return result
 
 
-def _first_pair(record: Record, pairs: Sequence[Pair]) -> Pair | None:
+def first_pair(record: Record, pairs: Sequence[Pair]) -> Pair | None:
     sequence = tokens(record)
     for pair in pairs:
         if has_adjacent(sequence, {pair}):
