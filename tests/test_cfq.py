@@ -7,12 +7,14 @@ from collections import Counter
 import pytest
 
 import symcomp
+from symcomp.core.sampler import Rejected
 from symcomp.data.generate import PoolSpec, write_pool
 from symcomp.dbca.compounds import Dag, compound_counts
 from symcomp.dbca.features import dag_features
 from symcomp.dbca.subsample import complexity_quotas, subsample
 from symcomp.languages.cfq.dag import cfq_node_link
-from symcomp.languages.cfq.language import distinct_entities, well_formed
+from symcomp.languages.cfq.knowledge import CHILD_OF, EMPLOYS, FOUNDER
+from symcomp.languages.cfq.language import distinct_entities, renamed_entities, well_formed
 
 CFQ = symcomp.get_language("cfq")
 
@@ -168,3 +170,89 @@ def test_rebuilt_dags_equal_stored_dags(tmp_path):
     assert stored.compound_names == rebuilt.compound_names
     assert np.array_equal(stored.compounds.values, rebuilt.compounds.values)
     assert np.array_equal(stored.atoms.indices, rebuilt.atoms.indices)
+
+
+@pytest.mark.parametrize(
+    ("question", "clauses"),
+    [
+        (
+            "Who was a writer and star of M0 and M1",
+            [
+                "?x0 ns:film.actor.film/ns:film.performance.film M0",
+                "?x0 ns:film.actor.film/ns:film.performance.film M1",
+                "?x0 ns:film.writer.film M0",
+                "?x0 ns:film.writer.film M1",
+            ],
+        ),
+        ("Was M0 's child M1", [f"M1 {CHILD_OF} M0"]),
+        (
+            "Was M0 an art director 's employer",
+            ["?x0 a ns:film.film_art_director", f"M0 {EMPLOYS} ?x0"],
+        ),
+        (
+            "What did an editor of M0 direct",
+            ["?x1 ns:film.director.film ?x0", "?x1 ns:film.editor.film M0"],
+        ),
+        (
+            "Were M0 and M1 founded by M2 and edited by M3",
+            [
+                f"M2 {FOUNDER} M0",
+                f"M2 {FOUNDER} M1",
+                "M3 ns:film.editor.film M0",
+                "M3 ns:film.editor.film M1",
+            ],
+        ),
+        (
+            "Did M0 employ M1 and influence M2",
+            [f"M0 {EMPLOYS} M1", "M0 ns:influence.influence_node.influenced M2"],
+        ),
+        (
+            "Who influenced an actor that M0 was influenced by",
+            [
+                "?x0 ns:influence.influence_node.influenced ?x1",
+                "?x1 a ns:film.actor",
+                "M0 ns:influence.influence_node.influenced_by ?x1",
+            ],
+        ),
+    ],
+)
+def test_appendix_constructions_mean_what_they_say(question, clauses):
+    body = CFQ.interpret(question).split(" WHERE {\n")[1]
+    assert body.rstrip("\n}").split(" .\n") == clauses
+
+
+def test_knowledge_nodes_are_shared_and_inference_rules_are_nodes():
+    data = cfq_node_link(CFQ.parse("Which director of M0 directed M1"))
+    rules = [node["rule"] for node in data["nodes"]]
+    director = rules.index("kb:film.director.film")
+    assert rules.count("kb:film.director.film") == 1
+    assert len([e for e in data["edges"] if e["target"] == director]) == 2  # role and verb
+    assert not Dag.from_node_link(data).is_forest()
+    employee = [n["rule"] for n in cfq_node_link(CFQ.parse("Did M0 's employee marry M1"))["nodes"]]
+    assert "inf:inverse_employs" in employee and "inf:symmetric_spouse" in employee
+    passive = [n["rule"] for n in cfq_node_link(CFQ.parse("Was M0 directed by M1"))["nodes"]]
+    assert "inf:passive" in passive and "res:reverse_triple" in passive
+
+
+def test_cfq_scale_inventory_of_rules():
+    rng = random.Random(2)
+    labels: set[str] = set()
+    for _ in range(20_000):
+        try:
+            derivation = CFQ.draw(rng, limits=CFQ.limits())
+        except Rejected:
+            continue
+        labels.update(node["rule"] for node in CFQ.node_link(derivation.tree)["nodes"])
+    assert len(labels) >= 350
+    assert len([label for label in labels if label.startswith("inf:")]) >= 10
+
+
+def test_pools_hold_one_question_per_pattern_and_cfqs_complexity(tmp_path):
+    manifest = write_pool(CFQ, tmp_path / "p", PoolSpec(n=400, seed=5, with_dag=True))
+    records = [
+        json.loads(line) for line in (tmp_path / "p" / "examples.jsonl").read_text().splitlines()
+    ]
+    assert len({renamed_entities(r["input"]) for r in records}) == len(records) == 400
+    assert all(10 <= len(r["derivation"]["nodes"]) <= 50 for r in records)
+    assert manifest["subsampling"]["complexity_range"] == [10, 50]
+    assert renamed_entities("Did M3 's spouse marry M1") == "Did M0 's spouse marry M1"

@@ -49,6 +49,7 @@ def test_dbca_split_writes_a_measured_split(run, pools, tmp_path):
     assert meta["method"] == "mcd" and meta["seed"] == 0 and meta["target_met"] is True
     assert meta["parameters"]["max_da"] == 0.02 and meta["parameters"]["rounds"] == 2
     assert meta["atom_divergence"] <= 0.02 and meta["compound_divergence"] > 0.4
+    assert meta["dev_atom_divergence"] <= 0.02  # the bound holds for everything reported
     for key in (
         "dev_compound_divergence",
         "atom_coverage",
@@ -109,7 +110,7 @@ def test_baseline_commands(run, pools, tmp_path, command, extra):
     if command == "pattern":
         assert meta[f"{by}_pattern_coverage"] == 0.0
     else:
-        assert meta[f"{by}_length_ratio"] > 1.0
+        assert meta[f"{by}_length_ratio"] < 1.0
 
 
 def test_swap_method(run, pools, tmp_path):
@@ -199,3 +200,100 @@ def test_pairs_compounds_are_recorded_and_reused(run, pools, tmp_path):
     measured = json.loads(run("divergence", pools / "plain", out, "--json").output)
     assert measured["compound_divergence"] == meta["compound_divergence"]
     assert measured["features"]["compounds"] == "pairs"
+
+
+def test_length_threshold_and_its_bad_values(run, pools, tmp_path):
+    out = tmp_path / "length.json"
+    result = run("split", "length", pools / "plain", "--max-train-length", 22, "--out", out)
+    assert result.exit_code == 0, result.output
+    meta = read_split(out).meta
+    assert meta["parameters"]["max_train_length"] == 22 and meta["output_length_ratio"] < 0.6
+    for threshold in (0, 1000):
+        bad = run(
+            "split",
+            "length",
+            pools / "plain",
+            "--max-train-length",
+            threshold,
+            "--out",
+            out,
+            "--overwrite",
+        )
+        no_traceback(bad)
+        assert bad.exit_code == 2 and f"--max-train-length {threshold} leaves 0" in bad.output
+
+
+def test_pattern_abstraction_must_be_declared_when_asked_for(run, pools, tmp_path):
+    scan = run(
+        "split",
+        "pattern",
+        pools / "plain",
+        "--pattern-abstraction",
+        "language",
+        "--out",
+        tmp_path / "p.json",
+    )
+    assert scan.exit_code == 0, scan.output
+    assert read_split(tmp_path / "p.json").meta["pattern_abstraction"] == "language"
+    folder = tmp_path / "pcfg"
+    assert run("generate", "pcfg-set", "--n", 200, "--out", folder).exit_code == 0
+    result = run(
+        "split",
+        "pattern",
+        folder,
+        "--pattern-abstraction",
+        "language",
+        "--out",
+        tmp_path / "q.json",
+    )
+    no_traceback(result)
+    assert result.exit_code == 2 and "declares no pattern abstraction" in result.output
+    assert "--pattern-abstraction fillers" in result.output
+
+
+def test_raw_counts_keep_every_compound_unless_told(run, pools, tmp_path):
+    out = tmp_path / "counts.json"
+    result = run("split", "random", pools / "dag", "--weighting", "counts", "--out", out)
+    assert result.exit_code == 0 and "note:" not in result.output
+    features = read_split(out).meta["features"]
+    assert features["top_k"] is None
+    assert features["kept_compounds"] == features["weighted_compounds"]
+    cut = run(
+        "split",
+        "random",
+        pools / "dag",
+        "--weighting",
+        "counts",
+        "--top-k",
+        5,
+        "--out",
+        out,
+        "--overwrite",
+    )
+    assert cut.exit_code == 0 and "note: D_C is over the 5 heaviest" in cut.output
+
+
+def test_mcd_splits_can_be_kept_apart(run, pools, tmp_path):
+    first, second = tmp_path / "mcd1.json", tmp_path / "mcd2.json"
+    assert (
+        run("split", "dbca", pools / "dag", "--rounds", 0, "--seed", 1, "--out", first).exit_code
+        == 0
+    )
+    result = run(
+        "split",
+        "dbca",
+        pools / "dag",
+        "--rounds",
+        0,
+        "--seed",
+        2,
+        "--distinct-from",
+        first,
+        "--out",
+        second,
+    )
+    assert result.exit_code == 0, result.output
+    assert "test overlap with" in result.output
+    meta = read_split(second).meta
+    assert meta["test_overlap"][str(first)] <= 0.3
+    assert meta["parameters"]["distinct_from"] == [str(first)]

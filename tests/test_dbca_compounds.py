@@ -91,7 +91,7 @@ def test_same_subgraph_same_key_in_every_example_and_numbering():
     second = compound_counts(
         Dag.from_networkx(scan.derivation_dag("walk and jump around left twice"))
     )
-    shared = "twice(0:around(0:act(0:jump),1:left))"
+    shared = "sem.twice(0:sem.u_around_left(0:sem.jump(0:jump),1:around))"
     assert shared in first and shared in second
     # renumbering the nodes (reverse order) changes no key
     dag = Dag.from_networkx(scan.derivation_dag("jump around left twice and look"))

@@ -7,11 +7,13 @@ import symcomp
 from symcomp.dbca.baselines import SplitSizes, length_split, pattern_split, random_parts
 from symcomp.dbca.compounds import Dag
 from symcomp.dbca.divergence import compound_divergence
+from symcomp.dbca.division import divide_within_bound, worst_atom_divergence
 from symcomp.dbca.features import Features, dag_features, ngram_features
 from symcomp.dbca.mcd import McdConfig, mcd_split
 from symcomp.dbca.measure import coverage, length_ratio, split_measures
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.seeding import held_out_pairs
+from symcomp.dbca.split import overlap
 from symcomp.errors import DataError
 
 
@@ -100,6 +102,32 @@ def test_bad_configs_are_data_errors(scan_subset, config, message):
         mcd_split(scan_subset[0], config)
 
 
+def test_dev_and_test_both_meet_the_atom_bound(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    result = mcd_split(features, McdConfig(round(0.4 * n), round(0.1 * n), rounds=0), seed=0)
+    bound = result.atom_divergence + 0.001
+    parts = divide_within_bound(
+        features, result.train, result.test, len(result.test) // 2, bound, 3
+    )
+    assert sorted(parts.dev + parts.test) == sorted(result.test)
+    assert len(parts.dev) == len(result.test) // 2
+    assert worst_atom_divergence(features, parts) <= bound
+
+
+def test_barred_examples_stay_out_of_test(scan_subset):
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), rounds=1)
+    first = mcd_split(features, config, seed=1)
+    barred = np.zeros(n, dtype=bool)
+    barred[first.test] = True
+    second = mcd_split(features, config, seed=2, barred_from_test=barred)
+    assert overlap(first.test, first.test) == 1.0
+    assert overlap(second.test, first.test) <= 0.3
+    assert second.atom_divergence <= 0.02 and second.compound_divergence > 0.5
+
+
 def test_seeding_finds_swapped_pairings(scan_subset):
     features, _texts = scan_subset
     n = len(features)
@@ -110,12 +138,23 @@ def test_seeding_finds_swapped_pairings(scan_subset):
     assert len(names) >= 3 and len(heads & {"twice", "thrice", "once"}) >= 2
 
 
+def test_length_threshold_splits_at_n():
+    lengths = [5, 1, 4, 2, 3, 9, 7, 8, 6, 10]
+    parts = length_split(lengths, SplitSizes(train=3, dev=1, test=2), 0, max_train_length=5)
+    assert all(lengths[i] <= 5 for i in parts.train)
+    assert all(lengths[i] > 5 for i in parts.dev + parts.test)
+    with pytest.raises(DataError, match="`max_train_length` 10 leaves 0 examples"):
+        length_split(lengths, SplitSizes(train=3, dev=0, test=2), 0, max_train_length=10)
+    with pytest.raises(DataError, match="train side needs 6"):
+        length_split(lengths, SplitSizes(train=6, dev=0, test=2), 0, max_train_length=3)
+
+
 def test_length_split_puts_the_longest_in_test():
     lengths = [5, 1, 4, 2, 3, 9, 7, 8, 6, 10]
     parts = length_split(lengths, SplitSizes(train=5, dev=1, test=2), seed=0)
     assert sorted(lengths[i] for i in parts.train) == [1, 2, 3, 4, 5]
     assert sorted(lengths[i] for i in parts.dev + parts.test) == [8, 9, 10]
-    assert length_ratio(lengths, parts.train, parts.test) > 2
+    assert length_ratio(lengths, parts.train, parts.test) < 0.5
 
 
 def test_pattern_split_keeps_patterns_apart():
@@ -139,8 +178,8 @@ def test_split_sizes_from_fractions():
         SplitSizes.from_fractions(100, 0.5, -0.1)
 
 
-def test_scan_patterns():
-    patterns = Patterns.of(symcomp.get_language("scan"))
+def test_scan_filler_patterns():
+    patterns = Patterns.of(symcomp.get_language("scan"), "fillers")
     assert patterns.input_pattern("run opposite left after walk") == (
         "primitive opposite direction after primitive"
     )
@@ -151,11 +190,22 @@ def test_scan_patterns():
 
 def test_cfq_patterns_anonymise_entities_and_lexical_items():
     patterns = Patterns.of(symcomp.get_language("cfq"))
-    first = "Did M1 's female actor edit and produce M0"
+    # words that are one kind of filler ("actor" is a role and a type: its own category)
+    first = "Did M1 's female employee edit and produce M0"
     second = "Did M4 's male employer write and direct M2"
     assert patterns.input_pattern(first) == patterns.input_pattern(second)
     assert "ENTITY" in patterns.input_pattern(first)
     assert patterns.output_pattern(first) == patterns.output_pattern(second)
+
+
+def test_declared_patterns_are_chosen_or_refused():
+    scan, cfq = symcomp.get_language("scan"), symcomp.get_language("cfq")
+    assert Patterns.of(scan).kind == "language" == Patterns.of(scan, "language").kind
+    assert Patterns.of(cfq).kind == "fillers" and Patterns.of(None).kind == "digits"
+    with pytest.raises(DataError, match="declares no pattern abstraction"):
+        Patterns.of(cfq, "language")
+    with pytest.raises(DataError, match="`pattern_abstraction`"):
+        Patterns.of(scan, "paper")
 
 
 def test_patterns_without_a_language_replace_digits():
@@ -192,7 +242,7 @@ def test_measures_cover_the_table_columns():
     }
     assert values["sizes"] == {"train": 3, "dev": 1, "test": 2}
     assert values["output_pattern_coverage"] == 1.0 and values["input_pattern_coverage"] == 0.0
-    assert values["input_length_ratio"] == 1.25
+    assert values["input_length_ratio"] == 0.8  # train 2 tokens, test 2.5
     assert np.isclose(values["compound_coverage"], 2 / 3, atol=1e-4)  # "a b", "b c" of 3
 
 
@@ -204,8 +254,12 @@ def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
 
     lang = symcomp.get_language(language)
     write_pool(lang, tmp_path / "pool", PoolSpec(seed=4, **spec))
-    data = PoolData.read(tmp_path / "pool")
-    patterns = Patterns.of(lang)
-    direct = [patterns.output_pattern(str(record["input"])) for record in data.records]
-    assert data.output_patterns == direct
-    assert len(set(direct)) > 10
+    for abstraction in ("auto", "fillers"):
+        data = PoolData.read(tmp_path / "pool", pattern_abstraction=abstraction)
+        patterns = Patterns.of(lang, abstraction)
+        direct = [
+            patterns.output_pattern(str(record["input"]), str(record["output"]))
+            for record in data.records
+        ]
+        assert data.output_patterns == direct
+        assert len(set(direct)) > 10

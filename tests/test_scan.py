@@ -47,11 +47,35 @@ def test_interpretation(command, actions):
 def test_rule_application_dag_names_the_paper_rules():
     dag = SCAN.derivation_dag("jump around left twice")
     assert [rule for _, rule in dag.nodes(data="rule")] == [
-        "start",
-        "single",
-        "twice",
-        "around",
-        "act",
+        "sem.twice",
+        "sem.u_around_left",
+        "sem.jump",
         "jump",
-        "left",
+        "around",
+        "u_left",
+        "twice",
+        "single",
     ]
+    # ⟦u opposite left⟧ = ⟦turn opposite left⟧ ⟦u⟧: both rule applications are nodes
+    opposite = SCAN.derivation_dag("walk opposite right")
+    assert sorted(opposite.successors(0)) == [1, 2, 4, 5, 6, 7]  # once, single pass it on
+    assert opposite.nodes[1]["rule"] == "sem.turn_opposite_right"
+
+
+def test_the_pool_has_the_papers_38_rules():
+    from symcomp.languages.scan.dag import INTERPRETATION_RULES, PHRASE_RULES
+
+    seen: set[str] = set()
+    for derivation in SCAN.enumerate():
+        seen.update(node["rule"] for node in SCAN.node_link(derivation.tree)["nodes"])
+    assert len(PHRASE_RULES) == 18 and len(INTERPRETATION_RULES) == 20
+    assert seen == set(PHRASE_RULES) | set(INTERPRETATION_RULES)
+
+
+def test_paper_patterns_merge_the_papers_word_classes():
+    patterns = SCAN.pattern_abstraction()
+    assert patterns is not None
+    assert patterns.input_pattern("jump opposite right thrice after turn left") == (
+        "U A D T after turn D"
+    )
+    assert patterns.output_pattern("I_TURN_RIGHT I_JUMP I_TURN_LEFT") == "D U D"

@@ -44,10 +44,20 @@ def _size_options(function: F) -> F:
             help="The split file to write (JSON).",
         ),
         click.option("--overwrite", is_flag=True, help="Replace an existing split file."),
+        _ABSTRACTION,
     ]
     for option in reversed(options):
         function = option(function)
     return function
+
+
+_ABSTRACTION = click.option(
+    "--pattern-abstraction",
+    type=click.Choice(["auto", "language", "fillers"]),
+    default=None,
+    help="Word classes of input/output patterns: the language's own (e.g. SCAN's, as in the "
+    "paper), generic lexical fillers, or auto (the language's when it declares them) [auto].",
+)
 
 
 def _feature_options(function: F) -> F:
@@ -80,7 +90,7 @@ def _feature_options(function: F) -> F:
             "--top-k",
             type=click.IntRange(min=1),
             default=None,
-            help="Compounds kept, by total weight [100000].",
+            help="Compounds kept, by total weight [100000 with dbca weights, all raw counts].",
         ),
         click.option(
             "--ngram", type=click.IntRange(min=1), default=None, help="n of --compounds ngrams [2]."
@@ -124,7 +134,9 @@ def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
     check_replaceable(out, overwrite=values["overwrite"])
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist; create it first.")
-    data = PoolData.read(pool, _options(values))
+    data = PoolData.read(pool, _options(values), values["pattern_abstraction"] or "auto")
+    if values["pattern_abstraction"] == "language":
+        data.patterns.kind  # noqa: B018 - fail before a long search when there is none
     sizes = SplitSizes.from_fractions(
         len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
     )
@@ -142,6 +154,18 @@ def _write(split: Any, out: Path) -> None:
         f"test {sizes['test']:,}; D_A {meta['atom_divergence']:.4f}, "
         f"D_C {meta['compound_divergence']:.4f}"
     )
+    _note_truncation(meta.get("features", {}))
+
+
+def _note_truncation(features: Any) -> None:
+    """Say when compounds were cut to the heaviest --top-k: D_C then differs from a measure
+    over all compounds (such as the NQG code's raw counts)."""
+    kept, weighted = features.get("kept_compounds"), features.get("weighted_compounds")
+    if isinstance(kept, int) and isinstance(weighted, int) and kept < weighted:
+        click.echo(
+            f"note: D_C is over the {kept:,} heaviest of {weighted:,} compounds (--top-k "
+            f"{features.get('top_k')}, {features.get('weighting')} weighting)."
+        )
 
 
 @cli.group()
@@ -203,13 +227,22 @@ def split() -> None:
     show_default=True,
     help="Iterations of --method swap.",
 )
+@click.option(
+    "--distinct-from",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    multiple=True,
+    help="An earlier split of POOL whose held-out examples this test avoids (repeatable; "
+    "MCD2 --distinct-from mcd1.json); meta.test_overlap records the overlap.",
+)
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
+    from symcomp.data.splits import read_split
     from symcomp.dbca.mcd import McdConfig
     from symcomp.dbca.split import mcd, swap
 
     data, sizes = _prepare(pool, values)
+    earlier = {str(path): read_split(path, len(data)) for path in values["distinct_from"]}
     target = _target(values["target_dc"])
     if values["method"] == "swap":
         result = swap(
@@ -232,8 +265,10 @@ def split_dbca(pool: Path, **values: Any) -> None:
         seeding=values["seeding"],
         time_limit=values["time_limit"],
     )
-    result = mcd(data, sizes, config, values["seed"])
+    result = mcd(data, sizes, config, values["seed"], distinct_from=earlier)
     _write(result, values["out"])
+    for name, share in result.meta.get("test_overlap", {}).items():
+        click.echo(f"test overlap with {name}: {share:.1%}")
     if not result.meta["target_met"]:
         wanted = "max" if target is None else f"{target:g}"
         click.echo(
@@ -263,7 +298,9 @@ def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
     from symcomp.dbca.split import baseline
 
     data, sizes = _prepare(pool, values)
-    _write(baseline(data, method, sizes, values["seed"]), values["out"])
+    threshold = values.get("max_train_length")
+    split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
+    _write(split_value, values["out"])
 
 
 _BY = click.option(
@@ -283,10 +320,17 @@ def split_random(pool: Path, **values: Any) -> None:
 @split.command("length")
 @_pool_argument
 @_BY
+@click.option(
+    "--max-train-length",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Threshold N: train drawn from lengths <= N, test from longer (the paper's length "
+    "splits); without it train is the shortest, test the longest.",
+)
 @_size_options
 @_feature_options
 def split_length(pool: Path, by: str, **values: Any) -> None:
-    """A length split of POOL: train the shortest, test the longest (by input or output)."""
+    """A length split of POOL (by input tokens or output tokens)."""
     _baseline(pool, f"{by}_length", values)
 
 
@@ -304,18 +348,25 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @_pool_argument
 @click.argument("split_file", metavar="SPLIT", type=click.Path(path_type=Path, exists=True))
 @_feature_options
+@_ABSTRACTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
     from symcomp.data.artifacts import file_record
     from symcomp.data.splits import read_split
-    from symcomp.dbca.split import PoolData, measure, options_of
+    from symcomp.dbca.split import PoolData, abstraction_of, measure, options_of
 
     override = _options(values, defaults=False)
     probe = PoolData.read(pool)
     split_value = read_split(split_file, pool_size=len(probe))
     split_value.check_pool(file_record(probe.path)["sha256"], str(split_file))
-    data = PoolData(probe.path, probe.records, probe.manifest, options_of(split_value, override))
+    data = PoolData(
+        probe.path,
+        probe.records,
+        probe.manifest,
+        options_of(split_value, override),
+        abstraction_of(split_value, values["pattern_abstraction"]),
+    )
     values_measured = measure(data, split_value)
     values_measured["features"] = data.features.description
     if as_json:
@@ -327,3 +378,4 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     for key, value in values_measured.items():
         if key != "features":
             click.echo(f"  {key.replace('_', ' ')}: {value}")
+    _note_truncation(values_measured["features"])

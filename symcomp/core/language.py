@@ -36,6 +36,7 @@ from lark import Tree
 from lark.exceptions import VisitError
 
 from symcomp._util import Record
+from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
 from symcomp.core.grammar import Grammar, read_text
@@ -338,6 +339,13 @@ class Language:
         schema.
         """
         return tree_to_node_link(tree)
+
+    def pattern_abstraction(self) -> PatternAbstraction | None:
+        """The word classes of the language's input and output patterns (Keysers et al. 2020,
+        §4), or None: splits then use the generic filler patterns of
+        :mod:`symcomp.dbca.patterns`. SCAN merges its primitives, directions, ``around`` and
+        ``opposite``, ``twice`` and ``thrice``."""
+        return None
 
     def pool_writer(self) -> PoolWriter | None:
         """How ``symcomp generate`` writes a pool of this language; None: the generic writer

@@ -3,7 +3,9 @@
 random
     Train, dev and test drawn at random.
 length (input or output)
-    Train takes the shortest examples, the held-out side the longest (ties broken at random).
+    With a threshold N (``max_train_length``, the paper's splits): train is drawn at random from
+    the examples of length at most N, the held-out side from the longer ones. Without one:
+    train takes the shortest examples, the held-out side the longest (ties broken at random).
 pattern (input or output)
     Examples are grouped by pattern (:mod:`symcomp.dbca.patterns`); whole groups, in random
     order, go to the held-out side while they fit, so no test pattern occurs in train.
@@ -109,16 +111,50 @@ def random_parts(pool_size: int, sizes: SplitSizes, seed: Seed = 0) -> Parts:
     return _parts(order[sizes.held_out : sizes.held_out + sizes.train], held_out, sizes, rng)
 
 
-def length_split(lengths: Sequence[int], sizes: SplitSizes, seed: Seed = 0) -> Parts:
-    """Shortest examples to train, longest to the held-out side (ties at random)."""
+def length_split(
+    lengths: Sequence[int],
+    sizes: SplitSizes,
+    seed: Seed = 0,
+    max_train_length: int | None = None,
+) -> Parts:
+    """Shortest examples to train, longest to the held-out side (ties at random); with
+    ``max_train_length`` N, train at random from lengths <= N and held-out from lengths > N.
+
+    >>> parts = length_split([1, 2, 3, 4, 5, 6], SplitSizes(2, 0, 2), 0, max_train_length=3)
+    >>> all(i < 3 for i in parts.train), all(i >= 3 for i in parts.test)
+    (True, True)
+    """
     _check(len(lengths), sizes)
     rng = _rng(seed)
+    if max_train_length is not None:
+        return _threshold_split(lengths, sizes, rng, max_train_length)
     tie = list(range(len(lengths)))
     rng.shuffle(tie)
     rank = {index: position for position, index in enumerate(tie)}
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], rank[i]))
     held_out = order[len(order) - sizes.held_out :]
     return _parts(order[: sizes.train], held_out, sizes, rng)
+
+
+def _threshold_split(
+    lengths: Sequence[int], sizes: SplitSizes, rng: random.Random, threshold: int
+) -> Parts:
+    short = [i for i, length in enumerate(lengths) if length <= threshold]
+    long = [i for i, length in enumerate(lengths) if length > threshold]
+    for name, part, wanted, side in (
+        ("train", short, sizes.train, f"at most {threshold}"),
+        ("held-out", long, sizes.held_out, f"longer than {threshold}"),
+    ):
+        if len(part) < wanted:
+            raise DataError(
+                f"`max_train_length` {threshold} leaves {len(part):,} examples of length "
+                f"{side}, but the {name} side needs {wanted:,} (lengths in the pool run from "
+                f"{min(lengths)} to {max(lengths)}); choose another threshold or smaller "
+                f"fractions."
+            )
+    rng.shuffle(short)
+    rng.shuffle(long)
+    return _parts(short[: sizes.train], long[: sizes.held_out], sizes, rng)
 
 
 def pattern_split(patterns: Sequence[Hashable], sizes: SplitSizes, seed: Seed = 0) -> Parts:

@@ -214,14 +214,29 @@ def extract(
         found = _forest_occurrences(dag, spec)
         keys = [key for _mask, key, _removable in found]
         return keys, (_supers_by_removal(found) if extensions else None)
-    general = _general_occurrences(dag, spec)
+    if _shared_nodes_are_leaves(dag):
+        general = _leaf_shared_occurrences(dag, spec)
+    else:
+        general = _general_occurrences(dag, spec)
     keys = [key for _mask, key in general]
-    if not extensions:
-        return keys, None
-    pairs = [
-        (index, key) for index, supers in enumerate(_extensions(dag, general)) for key in supers
-    ]
-    return keys, pairs
+    return keys, (_supers_of(general) if extensions else None)
+
+
+def _supers_of(found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Pairs (sub-occurrence, key) for occurrences of any DAG: every occurrence minus one node
+    that is itself an occurrence (the same relation as one-node extensions, found from the
+    larger side by dictionary lookups)."""
+    index = {mask: number for number, (mask, _key) in enumerate(found)}
+    pairs: list[tuple[int, str]] = []
+    for mask, key in found:
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            smaller = index.get(mask ^ low)
+            if smaller is not None:
+                pairs.append((smaller, key))
+    return pairs
 
 
 def _supers_by_removal(found: list[tuple[int, str, int]]) -> list[tuple[int, str]]:
@@ -329,6 +344,106 @@ def _long_chains_at(
             for mask, key, size, _chain, leaves, _removable in sources
         )
     return chains
+
+
+# -- DAGs whose shared nodes are leaves (cfq's knowledge nodes) ------------------------------
+
+
+def _shared_nodes_are_leaves(dag: Dag) -> bool:
+    return all(len(p) <= 1 or not dag.children[v] for v, p in enumerate(dag.parents()))
+
+
+def _leaf_shared_occurrences(dag: Dag, spec: CompoundSpec) -> list[tuple[int, str]]:
+    """Connected induced subgraphs of a DAG whose only nodes with several parents are leaves.
+
+    The forest path runs on a copy of the DAG in which each extra parent of a shared leaf gets
+    its own copy of the leaf; occurrences are mapped back to the original nodes (dropping those
+    with two copies of one leaf, and re-keying those in which a leaf has two parents inside).
+    Subgraphs held together only by a shared leaf (two parents of it and nothing else joining
+    them) do not occur in the copy; they are enumerated around each shared leaf.
+    """
+    parents = dag.parents()
+    labels = list(dag.labels)
+    original = list(range(len(labels)))
+    kids = [list(children) for children in dag.children]
+    for leaf, leaf_parents in enumerate(parents):
+        for parent in leaf_parents[1:]:
+            labels.append(labels[leaf])
+            original.append(leaf)
+            kids.append([])
+            kids[parent] = [
+                (position, len(labels) - 1 if child == leaf else child)
+                for position, child in kids[parent]
+            ]
+    forest = Dag(tuple(labels), tuple(tuple(children) for children in kids))
+    n = len(dag)
+    parent_masks = [sum(1 << q for q in ps) if len(ps) > 1 else 0 for ps in parents]
+    shared = sum(1 << v for v, mask in enumerate(parent_masks) if mask)
+    found: dict[int, str] = {}
+    for copy_mask, key, _removable in _forest_occurrences(forest, spec):
+        mask = _original_mask(copy_mask, n, original)
+        if mask is None or mask in found:
+            continue
+        if any(_bits(parent_masks[v] & mask) > 1 for v in _members(mask & shared)):
+            if _bits(mask) > spec.max_nodes:  # a chain with a chord is no induced path
+                continue
+            key = _subgraph_key(dag, frozenset(_members(mask)), parents)
+        found[mask] = key
+    for leaf, leaf_parents in enumerate(parents):
+        if len(leaf_parents) > 1:
+            _around_shared_leaf(dag, spec, leaf, parents, found)
+    return list(found.items())
+
+
+def _bits(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _members(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        found.append(low.bit_length() - 1)
+    return found
+
+
+def _original_mask(copy_mask: int, n: int, original: list[int]) -> int | None:
+    """The original nodes of an occurrence in the copy (copies are the nodes from ``n`` on);
+    None when it holds two copies of one leaf."""
+    mask = copy_mask & ((1 << n) - 1)
+    for copy in _members(copy_mask >> n):
+        bit = 1 << original[n + copy]
+        if mask & bit:
+            return None
+        mask |= bit
+    return mask
+
+
+def _around_shared_leaf(
+    dag: Dag, spec: CompoundSpec, leaf: int, parents: list[list[int]], found: dict[int, str]
+) -> None:
+    """Add every connected subgraph in which ``leaf`` has at least two parents."""
+    kids = [[child for _position, child in children] for children in dag.children]
+    neighbours = [set(kids[v]) | set(parents[v]) for v in range(len(dag))]
+    seen: set[int] = set()
+    stack: list[frozenset[int]] = [frozenset({leaf})]
+    while stack:
+        nodes = stack.pop()
+        mask = sum(1 << v for v in nodes)
+        if mask in seen:
+            continue
+        seen.add(mask)
+        inside = sum(1 for p in parents[leaf] if p in nodes)
+        if inside > 1 and len(nodes) >= spec.min_nodes and mask not in found:
+            found[mask] = _subgraph_key(dag, nodes, parents)
+        if len(nodes) == spec.max_nodes:
+            continue
+        for node in nodes:
+            for new in neighbours[node] - nodes:
+                grown = nodes | {new}
+                if _within_branching(grown, kids, spec.max_branching):
+                    stack.append(grown)
 
 
 # -- general DAGs: connected induced subgraphs ---------------------------------------------

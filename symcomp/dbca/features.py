@@ -219,13 +219,14 @@ def dag_features(
             n_kinds=max(len(compound_ids), 1),
         )
     names = _names(compound_ids)
-    compounds, kept = _top_k(rows, kinds, values, n_examples, len(names), top_k)
+    compounds, kept, weighted = _top_k(rows, kinds, values, n_examples, len(names), top_k)
     description = {
         "compounds": "dag",
         "spec": spec.describe(),
         "weighting": weighting,
         "top_k": top_k,
         "distinct_compounds": len(names),
+        "weighted_compounds": weighted,  # with a positive total weight
         "kept_compounds": len(kept),
     }
     pair_matrix = _count_matrix(pair_rows, pair_cols, n_examples, len(pair_ids))
@@ -295,11 +296,13 @@ def _top_k(
     n_examples: int,
     n_kinds: int,
     top_k: int | None,
-) -> tuple[SparseRows, list[int]]:
-    """Keep the ``top_k`` compounds of largest total weight, renumbered in that order."""
+) -> tuple[SparseRows, list[int], int]:
+    """Keep the ``top_k`` compounds of largest total weight, renumbered in that order; also
+    return how many have a positive weight (all of them are kept when ``top_k`` is None)."""
     totals = np.bincount(kinds, weights=values, minlength=n_kinds)
     order = np.lexsort((np.arange(n_kinds), -totals))
     order = order[totals[order] > 0]
+    weighted = len(order)
     if top_k is not None:
         order = order[:top_k]
     new_index = np.full(n_kinds, -1, dtype=np.int64)
@@ -308,7 +311,7 @@ def _top_k(
     matrix = SparseRows.from_triples(
         rows[keep], new_index[kinds[keep]], values[keep], (n_examples, len(order))
     )
-    return matrix, [int(i) for i in order]
+    return matrix, [int(i) for i in order], weighted
 
 
 def _names(ids: dict[str, int]) -> tuple[str, ...]:

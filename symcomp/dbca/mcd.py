@@ -141,16 +141,27 @@ class McdResult:
 class _Search:
     """State of one search: the engine, the unused examples and the scoring rule."""
 
-    def __init__(self, features: Features, config: McdConfig, rng: np.random.Generator) -> None:
+    def __init__(
+        self,
+        features: Features,
+        config: McdConfig,
+        rng: np.random.Generator,
+        barred: npt.NDArray[np.bool_] | None = None,
+    ) -> None:
         self.engine = DivergenceEngine(features)
         self.config = config
         self.rng = rng
         self.targets = (config.train_size, config.test_size)
+        self.barred = barred  # kept out of test (the tests of earlier splits)
         self.allowed: list[npt.NDArray[np.bool_] | None] = [None, None]
         self.allowed_free = [0, 0]
+        self.restrict(1, None)
 
     def restrict(self, side: int, allowed: npt.NDArray[np.bool_] | None) -> None:
-        """Draw candidates for ``side`` only among ``allowed`` examples (None: any)."""
+        """Draw candidates for ``side`` only among ``allowed`` examples (None: any; test
+        candidates never come from the barred examples while others are free)."""
+        if side == 1 and self.barred is not None:
+            allowed = ~self.barred if allowed is None else allowed & ~self.barred
         self.allowed[side] = allowed
         free = self.engine.side == UNUSED
         self.allowed_free[side] = 0 if allowed is None else int((allowed & free).sum())
@@ -259,6 +270,7 @@ class _Search:
             self.targets[1],
             score=self.scalar_score,
             seed=self.rng,
+            barred=self.barred,
         )
         if not chosen:
             return []
@@ -271,7 +283,13 @@ class _Search:
         return [features.pair_names[i] for i in chosen]
 
 
-def mcd_split(features: Features, config: McdConfig, seed: Seed = 0) -> McdResult:
+def mcd_split(
+    features: Features,
+    config: McdConfig,
+    seed: Seed = 0,
+    *,
+    barred_from_test: npt.NDArray[np.bool_] | None = None,
+) -> McdResult:
     """Search a train/test split of maximum (or target) compound divergence.
 
     Parameters
@@ -282,6 +300,9 @@ def mcd_split(features: Features, config: McdConfig, seed: Seed = 0) -> McdResul
         Sizes, targets and search effort.
     seed : int or numpy Generator
         All random choices come from it.
+    barred_from_test : array of bool, optional
+        Examples test candidates are not drawn from while others remain (the test sides of
+        earlier splits, so that MCD1, MCD2 and MCD3 test different things, as in the paper).
 
     Returns
     -------
@@ -292,7 +313,7 @@ def mcd_split(features: Features, config: McdConfig, seed: Seed = 0) -> McdResul
     config.check(len(features))
     started = time.perf_counter()
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    search, held_out = _construct(features, config, rng)
+    search, held_out = _construct(features, config, rng, barred_from_test)
     best = _Snapshot.of(search)
     history = [best.record(0)]
     LOG.info("MCD construction: D_A %.4f, D_C %.4f", best.da, best.dc)
@@ -313,12 +334,15 @@ def mcd_split(features: Features, config: McdConfig, seed: Seed = 0) -> McdResul
 
 
 def _construct(
-    features: Features, config: McdConfig, rng: np.random.Generator
+    features: Features,
+    config: McdConfig,
+    rng: np.random.Generator,
+    barred: npt.NDArray[np.bool_] | None,
 ) -> tuple[_Search, list[str]]:
     """The greedy construction, seeded or not (``auto``: both, the better kept)."""
     results: list[tuple[_Search, list[str]]] = []
     if config.seeding != "off":
-        seeded = _Search(features, config, rng)
+        seeded = _Search(features, config, rng, barred)
         held_out = seeded.seed_pools(features)
         if held_out or config.seeding == "on":
             seeded.grow(config.removal_interval)
@@ -326,7 +350,7 @@ def _construct(
             seeded.restrict(1, None)
             results.append((seeded, held_out))
     if config.seeding != "on":
-        plain = _Search(features, config, rng)
+        plain = _Search(features, config, rng, barred)
         plain.grow(config.removal_interval)
         results.append((plain, []))
     for search, held_out in results:

@@ -5,7 +5,8 @@ compared with train. *Atom coverage* is the share of the atom types of test that
 *compound coverage* the share of test's compound weight on compounds that occur in train.
 *Pattern coverage* is the share of test examples whose input (output) pattern
 (:mod:`symcomp.dbca.patterns`) occurs in train, and a *length ratio* is the mean input (output)
-length in tokens of test divided by that of train — the columns of the paper's Table 3.
+length in tokens of train divided by that of test — the columns of the paper's Table 3 (a
+length split has a ratio below 1).
 
 >>> from symcomp.dbca.features import ngram_features
 >>> texts = ["jump twice", "walk twice", "jump thrice", "walk thrice"]
@@ -38,6 +39,11 @@ def _pair(features: Features, train: Sequence[int], other: Sequence[int]) -> tup
     engine.atoms.resync()
     engine.compounds.resync()
     return engine.divergences()
+
+
+def compound_divergence_of(features: Features, train: Sequence[int], other: Sequence[int]) -> float:
+    """D_C between two sets of examples (exact, unrounded)."""
+    return _pair(features, train, other)[1]
 
 
 def divergence_summary(
@@ -74,15 +80,15 @@ def coverage(train_keys: Sequence[str], test_keys: Sequence[str]) -> float:
 
 
 def length_ratio(lengths: Sequence[int], train: Sequence[int], test: Sequence[int]) -> float:
-    """Mean length of test over mean length of train.
+    """Mean length of train over mean length of test (Keysers et al. 2020, Table 3).
 
-    >>> length_ratio([2, 2, 6], [0, 1], [2])
-    3.0
+    >>> length_ratio([2, 2, 8], [0, 1], [2])
+    0.25
     """
     values = np.asarray(lengths, dtype=np.float64)
     train_mean = float(values[list(train)].mean()) if train else 0.0
     test_mean = float(values[list(test)].mean()) if test else 0.0
-    return _round(test_mean / train_mean) if train_mean > 0 else 0.0
+    return _round(train_mean / test_mean) if test_mean > 0 else 0.0
 
 
 def split_measures(

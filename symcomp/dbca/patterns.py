@@ -10,8 +10,16 @@ their meanings have the same shape (SCAN: ``jump around left`` and ``run around 
 
 For pools whose language is not registered, both patterns replace digits (``M3`` → ``M#``).
 
+A language may declare its own word classes instead
+(:meth:`symcomp.core.language.Language.pattern_abstraction`, the paper's SCAN patterns); the
+``pattern_abstraction`` of :meth:`Patterns.of` chooses: ``auto`` (the declared classes when
+there are any, else the fillers), ``language`` (the declared classes; an error when there are
+none) or ``fillers``.
+
 >>> import symcomp
->>> patterns = Patterns.of(symcomp.get_language("scan"))
+>>> Patterns.of(symcomp.get_language("scan")).input_pattern("jump around right twice")
+'U A D T'
+>>> patterns = Patterns.of(symcomp.get_language("scan"), "fillers")
 >>> patterns.input_pattern("jump around right twice")
 'primitive around direction twice'
 >>> patterns.output_pattern("jump right")
@@ -27,12 +35,15 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Token, Tree
 
+from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.sampler import LITERAL, SLOT
+from symcomp.errors import DataError
 
 if TYPE_CHECKING:
     from symcomp.core.language import Language
 
 _DIGITS = re.compile(r"\d+")
+ABSTRACTIONS = ("auto", "language", "fillers")
 
 
 @dataclass(frozen=True)
@@ -44,9 +55,39 @@ class Patterns:
     canonical: dict[str, str]  # filler alias -> the first filler alias of its rule
     first_words: dict[str, str]  # lexicon word -> the first word of its lexicon
     longest: int
+    declared: PatternAbstraction | None = None  # the language's own classes, when used
 
     @classmethod
-    def of(cls, language: Language | None) -> Patterns:
+    def of(cls, language: Language | None, pattern_abstraction: str = "auto") -> Patterns:
+        """The patterns of ``language``: its declared classes or its fillers (see the module
+        docstring for ``pattern_abstraction``)."""
+        abstraction = pattern_abstraction
+        if abstraction not in ABSTRACTIONS:
+            raise DataError(
+                f"unknown `pattern_abstraction` {abstraction!r}; choose one of "
+                f"{', '.join(ABSTRACTIONS)}."
+            )
+        declared = language.pattern_abstraction() if language is not None else None
+        if abstraction == "language" and declared is None:
+            name = "the pool's language" if language is None else f"language {language.name!r}"
+            raise DataError(
+                f"{name} declares no pattern abstraction of its own; use "
+                f"`pattern_abstraction` fillers (or auto), or declare the word classes in the "
+                f"language's pattern_abstraction() hook."
+            )
+        if declared is not None and abstraction != "fillers":
+            return cls(language, {}, {}, {}, 0, declared)
+        return cls._fillers(language)
+
+    @property
+    def kind(self) -> str:
+        """Which abstraction these patterns use: ``language``, ``fillers`` or ``digits``."""
+        if self.declared is not None:
+            return "language"
+        return "fillers" if self.language is not None else "digits"
+
+    @classmethod
+    def _fillers(cls, language: Language | None) -> Patterns:
         """Find the fillers of ``language`` from its compiled rules."""
         if language is None:
             return cls(None, {}, {}, {}, 0)
@@ -78,6 +119,8 @@ class Patterns:
 
     def input_pattern(self, text: str) -> str:
         """The input with each filler replaced by its rule's name (longest match first)."""
+        if self.declared is not None:
+            return self.declared.input_pattern(text)
         if self.language is None:
             return _DIGITS.sub("#", text)
         tokens = text.split()
@@ -97,10 +140,19 @@ class Patterns:
 
     def output_pattern(self, text: str, output: str | None = None) -> str:
         """The output of the input's derivation with every filler made its rule's first."""
+        if self.declared is not None:
+            return self.declared.output_pattern(
+                output if output is not None else self.language_output(text)
+            )
         if self.language is None:
             return _DIGITS.sub("#", output if output is not None else text)
         tree = self.language.parse(text)
         return self.language.render(self.language.evaluate(self._canonical(tree)))
+
+    def language_output(self, text: str) -> str:
+        if self.language is None:
+            raise DataError("an output pattern without the output needs the pool's language.")
+        return self.language.interpret(text)
 
     def _canonical(self, tree: Tree[Any]) -> Tree[Any]:
         label = str(tree.data)

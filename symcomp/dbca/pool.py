@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
 from symcomp.dbca.compounds import CompoundSpec, Dag
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 COMPOUND_MODES = ("dag", "pairs", "ngrams")
+TopK = int | None | Literal["auto"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,9 @@ class FeatureOptions:
         Subgraph bounds for ``dag``.
     weighting : {"dbca", "counts"}
         DBCA weights or raw counts (``pairs`` and ``ngrams`` always count).
-    top_k : int or None
-        Compounds kept by total weight.
+    top_k : int, None or "auto"
+        Compounds kept by total weight; None keeps all. ``auto``: the paper's 100,000 for DBCA
+        weights, all for raw counts (so ``counts`` equals the NQG code on any pool).
     ngram : int
         n for ``ngrams``.
     """
@@ -57,7 +59,7 @@ class FeatureOptions:
     compounds: str = "dag"
     spec: CompoundSpec = field(default_factory=CompoundSpec)
     weighting: str = "dbca"
-    top_k: int | None = DEFAULT_TOP_K
+    top_k: TopK = "auto"
     ngram: int = 2
 
     def __post_init__(self) -> None:
@@ -70,8 +72,19 @@ class FeatureOptions:
             raise DataError(
                 f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}."
             )
-        if self.top_k is not None and self.top_k < 1:
-            raise DataError(f"top_k must be at least 1, got {self.top_k}.")
+        if self.top_k != "auto" and self.top_k is not None and self.top_k < 1:
+            raise DataError(f"`top_k` must be at least 1, got {self.top_k}.")
+
+    @property
+    def kept(self) -> int | None:
+        """The number of compounds kept (None: all), ``auto`` resolved by the weighting.
+
+        >>> FeatureOptions(weighting="counts").kept is None, FeatureOptions().kept
+        (True, 100000)
+        """
+        if self.top_k == "auto":
+            return DEFAULT_TOP_K if self.weighting == "dbca" else None
+        return self.top_k
 
     @classmethod
     def from_description(cls, data: Mapping[str, Any]) -> FeatureOptions:
@@ -81,7 +94,7 @@ class FeatureOptions:
             compounds=str(data.get("compounds", "dag")),
             spec=CompoundSpec(**spec) if isinstance(spec, Mapping) else CompoundSpec(),
             weighting=str(data.get("weighting", "dbca")),
-            top_k=data.get("top_k", DEFAULT_TOP_K),
+            top_k=data.get("top_k", "auto"),
             ngram=int(data.get("ngram", 2)),
         )
 
@@ -90,7 +103,7 @@ class FeatureOptions:
             "compounds": self.compounds,
             "spec": self.spec.describe(),
             "weighting": self.weighting,
-            "top_k": self.top_k,
+            "top_k": self.kept,
             "ngram": self.ngram,
         }
 
@@ -164,12 +177,14 @@ def features_of_records(
         features = ngram_features((str(r["input"]) for r in records), options.ngram)
     else:
         spec = options.spec
-        weighting = options.weighting
         if options.compounds == "pairs":
             spec = CompoundSpec(max_nodes=2, max_branching=1, chains=False)
-            weighting = "counts"
+            options = replace(options, weighting="counts")
         features = dag_features(
-            pool_dags(records, manifest, source), spec, weighting=weighting, top_k=options.top_k
+            pool_dags(records, manifest, source),
+            spec,
+            weighting=options.weighting,
+            top_k=options.kept,
         )
     LOG.info(
         "features of %d examples: %d atoms, %d compounds",

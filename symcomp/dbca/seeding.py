@@ -85,6 +85,7 @@ def held_out_pairs(
     *,
     score: Scorer | None = None,
     seed: int | np.random.Generator = 0,
+    barred: npt.NDArray[np.bool_] | None = None,
 ) -> list[int]:
     """Columns of ``pairs`` to keep out of train (empty when none improves the score).
 
@@ -101,6 +102,9 @@ def held_out_pairs(
     seed : int or numpy Generator
         Each of :data:`TRIES` forward selections picks at random among the :data:`CHOICE` best
         pairs per step; the set with the best score is returned.
+    barred : array of bool, optional
+        Examples that may not be tested (the tests of earlier splits): pairs are scored by
+        the test the other examples can make.
     """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     scorer = score or (lambda da, dc: 1.0 - dc + 10.0 * max(0.0, da - 0.02))
@@ -111,7 +115,7 @@ def held_out_pairs(
     best: tuple[float, list[int]] = (np.inf, [])
     for _try in range(TRIES):
         value, chosen = _forward(
-            features, pairs, columns, breadth, train_size, test_size, scorer, rng
+            features, pairs, columns, breadth, train_size, test_size, scorer, rng, barred
         )
         LOG.info("held-out pairs %s: score %.4f", chosen, value)
         if value < best[0]:
@@ -128,9 +132,10 @@ def _forward(
     test_size: int,
     scorer: Scorer,
     rng: np.random.Generator,
+    barred: npt.NDArray[np.bool_] | None,
 ) -> tuple[float, list[int]]:
     """One forward selection; each step picks at random among the best :data:`CHOICE`."""
-    state = _State.start(features, pairs)
+    state = _State.start(features, pairs, barred)
     chosen: list[int] = []
     current = np.inf
     for _step in range(MAX_PAIRS):
@@ -162,11 +167,15 @@ class _State:
     blocked: npt.NDArray[np.bool_]
     free_atoms: FloatArray  # atom counts over unblocked examples
     free_compounds: FloatArray
+    testable: FloatArray  # 1 for examples that may be tested, 0 for barred ones
 
     @classmethod
-    def start(cls, features: Features, pairs: SparseRows) -> _State:
+    def start(
+        cls, features: Features, pairs: SparseRows, barred: npt.NDArray[np.bool_] | None = None
+    ) -> _State:
         everyone = np.arange(len(features))
         owners = np.repeat(everyone, pairs.lengths())
+        testable = np.ones(len(features)) if barred is None else (~barred).astype(float)
         return cls(
             features,
             np.bincount(owners, weights=pairs.values, minlength=len(features)).astype(float),
@@ -174,6 +183,7 @@ class _State:
             np.zeros(len(features), dtype=bool),
             features.atoms.sum_rows(everyone),
             features.compounds.sum_rows(everyone),
+            testable,
         )
 
     def score_with(
@@ -190,6 +200,7 @@ class _State:
         held = self.held.copy()
         np.add.at(held, rows, values)
         share = np.divide(held, self.totals, out=np.zeros_like(held), where=self.totals > 0)
+        share *= self.testable
         if not share.any():
             return None
         test = np.argpartition(-share, test_size - 1)[:test_size]

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from symcomp.data.artifacts import examples_path, file_record
 from symcomp.data.splits import Split
@@ -37,9 +40,10 @@ from symcomp.dbca.baselines import (
     pattern_split,
     random_parts,
 )
+from symcomp.dbca.division import divide_within_bound, worst_atom_divergence
 from symcomp.dbca.features import Features
-from symcomp.dbca.mcd import McdConfig, mcd_split
-from symcomp.dbca.measure import split_measures
+from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, mcd_split
+from symcomp.dbca.measure import compound_divergence_of, split_measures
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
 from symcomp.dbca.swap import swap_search
@@ -48,6 +52,7 @@ from symcomp.version import __version__
 
 LOG = logging.getLogger(__name__)
 BASELINES = ("random", "input_length", "output_length", "input_pattern", "output_pattern")
+DIVISION_MARGIN = 0.05  # with a dev part, the search bounds D_A 5 % below `max_da`
 
 
 @dataclass
@@ -58,12 +63,17 @@ class PoolData:
     records: list[dict[str, Any]]
     manifest: dict[str, Any] | None
     options: FeatureOptions
+    pattern_abstraction: str = "auto"  # :mod:`symcomp.dbca.patterns`
     _features: Features | None = field(default=None, repr=False)
 
     @classmethod
-    def read(cls, pool: Path, options: FeatureOptions | None = None) -> PoolData:
+    def read(
+        cls, pool: Path, options: FeatureOptions | None = None, pattern_abstraction: str = "auto"
+    ) -> PoolData:
         records, manifest = read_pool(pool)
-        return cls(examples_path(pool), records, manifest, options or FeatureOptions())
+        return cls(
+            examples_path(pool), records, manifest, options or FeatureOptions(), pattern_abstraction
+        )
 
     def __len__(self) -> int:
         return len(self.records)
@@ -86,7 +96,7 @@ class PoolData:
                 language = get_language(str(self.manifest["language"]))
             except SymcompError:
                 LOG.warning("language %s not registered: digit patterns", self.manifest["language"])
-        return Patterns.of(language)
+        return Patterns.of(language, self.pattern_abstraction)
 
     @cached_property
     def input_patterns(self) -> list[str]:
@@ -94,7 +104,10 @@ class PoolData:
 
     @cached_property
     def output_patterns(self) -> list[str]:
-        # inputs with one input pattern have one output pattern: compute it once per pattern
+        if self.patterns.declared is not None:
+            return [self.patterns.output_pattern("", str(r["output"])) for r in self.records]
+        # filler patterns: inputs with one input pattern have one output pattern, so compute
+        # it once per pattern
         known: dict[str, str] = {}
         result = []
         try:
@@ -161,39 +174,105 @@ def _finish(
         "symcomp_version": __version__,
     }
     meta.update(measure(data, split))
+    meta["pattern_abstraction"] = data.patterns.kind
     return split.with_meta(**meta)
 
 
-def baseline(data: PoolData, method: str, sizes: SplitSizes, seed: int) -> Split:
-    """A random, length or pattern split (:mod:`symcomp.dbca.baselines`)."""
+def baseline(
+    data: PoolData,
+    method: str,
+    sizes: SplitSizes,
+    seed: int,
+    *,
+    max_train_length: int | None = None,
+) -> Split:
+    """A random, length or pattern split (:mod:`symcomp.dbca.baselines`); length splits take
+    the threshold ``max_train_length`` (train: length <= N, held out: longer)."""
+    parameters: dict[str, Any] = {"sizes": sizes.__dict__}
+    if max_train_length is not None and not method.endswith("_length"):
+        raise DataError(f"`max_train_length` applies to length splits, not to {method!r}.")
     if method == "random":
         parts = random_parts(len(data), sizes, seed)
     elif method.endswith("_length"):
         lengths = data.input_lengths if method == "input_length" else data.output_lengths
-        parts = length_split(lengths, sizes, seed)
+        parts = length_split(lengths, sizes, seed, max_train_length)
+        parameters["max_train_length"] = max_train_length
     elif method.endswith("_pattern"):
         patterns = data.input_patterns if method == "input_pattern" else data.output_patterns
         parts = pattern_split(patterns, sizes, seed)
     else:
         raise DataError(f"unknown baseline {method!r}; choose one of {', '.join(BASELINES)}.")
-    return _finish(data, parts, method, {"sizes": sizes.__dict__}, seed)
+    return _finish(data, parts, method, parameters, seed)
 
 
-def mcd(data: PoolData, sizes: SplitSizes, config: McdConfig, seed: int) -> Split:
-    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca.mcd`)."""
-    result = mcd_split(data.features, config, seed)
-    rng = random.Random(seed)
-    divided = divide_held_out(result.test, sizes, rng)
-    parts = Parts(result.train, divided.dev, divided.test)
-    parameters = {**config.describe(), "sizes": sizes.__dict__}
+def mcd(
+    data: PoolData,
+    sizes: SplitSizes,
+    config: McdConfig,
+    seed: int,
+    *,
+    distinct_from: Mapping[str, Split] | None = None,
+) -> Split:
+    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca.mcd`).
+
+    Dev and test divide the held-out side so that both meet the atom bound
+    (:mod:`symcomp.dbca.division`); ``target_met`` is true only when every reported atom
+    divergence meets it (and, for a numeric target, every reported compound divergence is
+    within the tolerance of it). ``distinct_from`` names earlier splits of the pool whose
+    held-out examples are not drawn for this test while others remain (MCD1, MCD2, MCD3);
+    ``meta.test_overlap`` records, per earlier split, the share of this test in its test.
+    """
+    earlier = dict(distinct_from or {})
+    barred = _held_out_mask(len(data), earlier.values()) if earlier else None
+    # halves of the held-out side scatter around its atom divergence: leave them room
+    search = replace(config, max_da=config.max_da * (1 - DIVISION_MARGIN)) if sizes.dev else config
+    result = mcd_split(data.features, search, seed, barred_from_test=barred)
+    parts = divide_within_bound(
+        data.features, result.train, result.test, sizes.dev, config.max_da, random.Random(seed)
+    )
+    parameters = {**config.describe(), "sizes": sizes.__dict__, "distinct_from": list(earlier)}
     split = _finish(data, parts, "mcd", parameters, seed)
+    if earlier:
+        overlaps = {name: overlap(parts.test, other.test) for name, other in earlier.items()}
+        split = split.with_meta(test_overlap=overlaps)
     return split.with_meta(
-        target_met=result.target_met,
+        target_met=_targets_met(data.features, parts, config),
         search={
             "seconds": round(result.seconds, 2),
             "held_out_pairs": result.held_out_pairs,
             "history": [{k: round(v, 4) for k, v in h.items()} for h in result.history],
         },
+    )
+
+
+def overlap(test: Sequence[int], other: Sequence[int]) -> float:
+    """Share of ``test`` that is also in ``other``.
+
+    >>> overlap([1, 2, 3, 4], [4, 5])
+    0.25
+    """
+    return round(len(set(test) & set(other)) / max(len(test), 1), 4)
+
+
+def _held_out_mask(size: int, splits: Iterable[Split]) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(size, dtype=bool)
+    for other in splits:
+        mask[list(other.test) + list(other.dev)] = True
+    return mask
+
+
+def _targets_met(features: Features, parts: Parts, config: McdConfig) -> bool:
+    """Every reported divergence within the targets: D_A of train vs test and vs dev under the
+    bound; for a numeric ``target_dc``, D_C of both within :data:`TARGET_TOLERANCE`."""
+    if worst_atom_divergence(features, parts) > config.max_da + 1e-12:
+        return False
+    if config.target_dc is None:
+        return True
+    others = [parts.test] + ([parts.dev] if parts.dev else [])
+    return all(
+        abs(compound_divergence_of(features, parts.train, other) - config.target_dc)
+        <= TARGET_TOLERANCE
+        for other in others
     )
 
 
@@ -227,6 +306,14 @@ def swap(
     }
     split = _finish(data, parts, "swap", parameters, seed)
     return split.with_meta(search={"swaps": result.swaps, "balance_swaps": result.balanced_swaps})
+
+
+def abstraction_of(split: Split, override: str | None) -> str:
+    """The pattern abstraction a split was measured with (its meta), unless overridden."""
+    if override is not None:
+        return override
+    recorded = split.meta.get("pattern_abstraction")
+    return "fillers" if recorded == "fillers" else "auto"
 
 
 def options_of(split: Split, override: FeatureOptions | None) -> FeatureOptions:

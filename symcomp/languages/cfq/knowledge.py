@@ -52,6 +52,11 @@ PREQUEL = "ns:film.film.prequel"
 SEQUEL = "ns:film.film.sequel"
 INFLUENCED = "ns:influence.influence_node.influenced"
 INFLUENCED_BY = "ns:influence.influence_node.influenced_by"
+PLAYED = ACTOR  # "M0 played M1": M0 is the actor of the character M1
+ACQUIRED = (
+    "ns:organization.organization.companies_acquired/ns:business.acquisition.company_acquired"
+)
+DISTRIBUTED = "ns:film.film.distributors/ns:film.film_film_distributor_relationship.distributor"
 GENDER = "ns:people.person.gender"
 NATIONALITY = "ns:people.person.nationality"
 
@@ -106,6 +111,8 @@ ROLES: Mapping[str, Relation] = {
     "actor_role": Relation(ACTOR),
     "employer_role": Relation(EMPLOYS),
     "employee_role": Relation(EMPLOYS, reverse=True),
+    "distributor_role": Relation(DISTRIBUTED, reverse=True),
+    "nationality_role": Relation(NATIONALITY, reverse=True),
 }
 
 # "S <verb> O" is VERB(S, O)
@@ -120,6 +127,9 @@ _ACTIVE: Mapping[str, Relation] = {
     "marry": Relation(SPOUSE, distinct=True),
     "influence": Relation(INFLUENCED),
     "star": Relation(STAR),  # "Did M0 star M1": M0 acted in the film M1
+    "play": Relation(PLAYED),
+    "acquire": Relation(ACQUIRED),
+    "distribute": Relation(DISTRIBUTED, reverse=True),
 }
 _PAST = {
     "directed": "direct",
@@ -132,6 +142,9 @@ _PAST = {
     "married": "marry",
     "influenced": "influence",
     "starred": "star",
+    "played": "play",
+    "acquired": "acquire",
+    "distributed": "distribute",
 }
 _PARTICIPLE = {
     "directed": "direct",
@@ -141,6 +154,9 @@ _PARTICIPLE = {
     "written": "write",
     "founded": "found",
     "employed": "employ",
+    "played": "play",
+    "acquired": "acquire",
+    "distributed": "distribute",
 }
 
 VERBS: Mapping[str, Relation] = {
@@ -165,6 +181,11 @@ TYPES: Mapping[str, str] = {
     "screenwriter_type": "ns:film.writer",
     "cinematographer_type": "ns:film.cinematographer",
     "costume_designer_type": "ns:film.film_costumer_designer",
+    "film_distributor_type": "ns:film.film_distributor",
+    "country_type": "ns:location.country",
+    "art_director_type": "ns:film.film_art_director",
+    "actor_type": "ns:film.actor",
+    "editor_type": "ns:film.editor",
 }
 
 # adjectives: (property, Freebase id of the value)
@@ -181,6 +202,31 @@ ATTRIBUTES: Mapping[str, tuple[str, str]] = {
     "mexican": (NATIONALITY, "ns:m.0b90_r"),
     "spanish": (NATIONALITY, "ns:m.06mkj"),
     "swedish": (NATIONALITY, "ns:m.0d0vqn"),
+    # nationalities beyond CFQ's sample: Freebase ids of the countries as symcomp records them
+    # (from memory of Freebase, not checked against a dump)
+    "american": (NATIONALITY, "ns:m.09c7w0"),
+    "italian": (NATIONALITY, "ns:m.03rjj"),
+    "indian": (NATIONALITY, "ns:m.03rk0"),
+    "irish": (NATIONALITY, "ns:m.03rt9"),
+    "australian": (NATIONALITY, "ns:m.0chghy"),
+    "austrian": (NATIONALITY, "ns:m.0h7x"),
+    "russian": (NATIONALITY, "ns:m.06bnz"),
+    "danish": (NATIONALITY, "ns:m.0k6nt"),
+    "korean": (NATIONALITY, "ns:m.06qd3"),
+    "polish": (NATIONALITY, "ns:m.05qhw"),
+    "argentine": (NATIONALITY, "ns:m.0jgd"),
+    "belgian": (NATIONALITY, "ns:m.0154j"),
+    "brazilian": (NATIONALITY, "ns:m.015fr"),
+    "czech": (NATIONALITY, "ns:m.01mjq"),
+    "finnish": (NATIONALITY, "ns:m.02vzc"),
+    "greek": (NATIONALITY, "ns:m.035qy"),
+    "hungarian": (NATIONALITY, "ns:m.03gj2"),
+    "norwegian": (NATIONALITY, "ns:m.05b4w"),
+    "portuguese": (NATIONALITY, "ns:m.05r4w"),
+    "swiss": (NATIONALITY, "ns:m.06mzp"),
+    "israeli": (NATIONALITY, "ns:m.03spz"),
+    "egyptian": (NATIONALITY, "ns:m.02k54"),
+    "iranian": (NATIONALITY, "ns:m.03shp"),
 }
 
 

@@ -12,7 +12,8 @@ The derivation DAG (:meth:`CfqLanguage.node_link`, and the ``derivation`` writte
 (:mod:`symcomp.languages.cfq.dag`).
 
 Pools are drawn as the CFQ paper describes: :data:`OVERSAMPLE` times as many distinct
-questions as asked for are drawn, then subsampled to a uniform distribution over complexity
+questions as asked for are drawn (at most one per pattern modulo entities), then those of
+CFQ's complexity (:data:`COMPLEXITY`) are subsampled to a uniform distribution over complexity
 (number of rule applications) while greedily maximising the entropy of the compound
 distribution (:mod:`symcomp.dbca.subsample`).
 
@@ -33,8 +34,7 @@ M0 ns:film.director.film ?x0
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,20 +42,8 @@ from lark import Tree
 
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
-from symcomp.core.semantics import Semantics
 from symcomp.languages.cfq.dag import cfq_node_link
-from symcomp.languages.cfq.knowledge import ATTRIBUTES, PASSIVES, ROLES, TYPES, VERBS, Relation
-from symcomp.languages.cfq.logic import (
-    Description,
-    Filter,
-    Phrase,
-    Query,
-    Term,
-    Triple,
-    Var,
-    VerbPhrase,
-    to_sparql,
-)
+from symcomp.languages.cfq.semantics import CfqSemantics
 
 if TYPE_CHECKING:
     from symcomp.data.generate import PoolSpec, PoolWriter
@@ -63,218 +51,21 @@ if TYPE_CHECKING:
 
 NAME = "cfq"
 OVERSAMPLE = 2  # draw this many times the pool size, then subsample (Keysers et al. 2020, §4)
-
-
-@dataclass(frozen=True)
-class RoleDescription:
-    """Roles (with adjectives) relating a new head to a possessor."""
-
-    relations: list[Relation]
-    attributes: list[tuple[str, str]] = field(default_factory=list)
-
-    def phrase(self, possessor: Phrase) -> Phrase:
-        head = Var()
-        triples: list[Triple] = [(head, prop, value) for prop, value in self.attributes]
-        filters: list[Filter] = []
-        for relation in self.relations:
-            triples.extend(relation.clause(head, possessor.head))
-            filters.extend(relation.filters(head, possessor.head))
-        return Phrase(head, triples, [possessor], filters)
-
-
-@dataclass(frozen=True)
-class TypeDescription:
-    """``[gender] [nationality] <type>``."""
-
-    kind: str
-    attributes: list[tuple[str, str]] = field(default_factory=list)
-
-    def triples(self, head: Term) -> list[Triple]:
-        return [(head, "a", self.kind)] + [(head, p, v) for p, v in self.attributes]
-
-
-@dataclass(frozen=True)
-class Relative:
-    """``that <verb> X`` (the head is the subject) or ``that X <verb>`` (the object)."""
-
-    relation: Relation
-    other: Phrase
-    head_is_subject: bool
-
-    def constraints(self, head: Term) -> tuple[list[Triple], list[Filter]]:
-        subject, obj = (head, self.other.head) if self.head_is_subject else (self.other.head, head)
-        return self.relation.clause(subject, obj), self.relation.filters(subject, obj)
-
-
-class CfqSemantics(Semantics):
-    """Meaning of a cfq question: a :class:`Query`, rendered as normalised SPARQL."""
-
-    def render(self, meaning: Any) -> str:
-        return to_sparql(meaning)
-
-    # -- questions ----------------------------------------------------------------------------
-
-    def did_question(self, c: list[Any]) -> Query:
-        subject, verbs = c
-        return Query(True, [subject, verbs.about(subject.head)])
-
-    did_roles_question = did_question
-    was_passive_question = did_question
-
-    def was_question(self, c: list[Any]) -> Query:
-        subject, predicate = c
-        return Query(True, [subject, predicate], {predicate.head: subject.head})
-
-    def who_question(self, c: list[Any]) -> Query:
-        return Query(False, [c[0].about(Var())])
-
-    who_passive_question = who_question
-
-    def which_question(self, c: list[Any]) -> Query:
-        _wh, nominal, verbs = c
-        head = Var()
-        return Query(False, [nominal.phrase(head), verbs.about(head)])
-
-    which_passive_question = which_question
-
-    def which_object_question(self, c: list[Any]) -> Query:
-        _wh, nominal, subject, verbs = c
-        head = Var()
-        gap = VerbPhrase(verbs, [Phrase(head)]).about(subject.head)
-        return Query(False, [nominal.phrase(head), subject, gap])
-
-    def what(self, c: list[Any]) -> str:
-        return "what"
-
-    def which(self, c: list[Any]) -> str:
-        return "which"
-
-    # -- noun phrases -------------------------------------------------------------------------
-
-    def entity(self, c: list[Any]) -> Phrase:
-        return Phrase(str(c[0]))
-
-    def entity_possessive(self, c: list[Any]) -> Phrase:
-        possessor, role = c
-        result: Phrase = role.phrase(possessor)
-        return result
-
-    nested_possessive = entity_possessive
-
-    def entity_roles(self, c: list[Any]) -> Phrase:
-        possessor, roles = c
-        relations = [relation for role in roles for relation in role.relations]
-        return RoleDescription(relations).phrase(possessor)
-
-    possessive_roles = entity_roles
-
-    def role_pair(self, c: list[Any]) -> list[Any]:
-        return [c[0], c[1]]
-
-    def role_series(self, c: list[Any]) -> list[Any]:
-        return [c[0], *c[1]]
-
-    role_series_more = role_series
-    role_series_end = role_pair
-
-    def indefinite_np(self, c: list[Any]) -> Phrase:
-        result: Phrase = c[0].phrase(Var())
-        return result
-
-    indefinite_predicate = indefinite_np
-
-    def simple_indefinite(self, c: list[Any]) -> Phrase:
-        head = Var()
-        return Phrase(head, c[0].triples(head))
-
-    def plain_nominal(self, c: list[Any]) -> Description:
-        kind = c[0]
-        return Description(lambda head: (kind.triples(head), [], []))
-
-    def restricted_nominal(self, c: list[Any]) -> Description:
-        kind, relative = c
-
-        def build(head: Term) -> tuple[list[Triple], list[Filter], list[Phrase]]:
-            triples, filters = relative.constraints(head)
-            return kind.triples(head) + triples, filters, [relative.other]
-
-        return Description(build)
-
-    def role_of(self, c: list[Any]) -> Description:
-        relation, other = c[0].relations[0], c[1]
-
-        def build(head: Term) -> tuple[list[Triple], list[Filter], list[Phrase]]:
-            return (
-                relation.clause(head, other.head),
-                relation.filters(head, other.head),
-                [other],
-            )
-
-        return Description(build)
-
-    def subject_relative(self, c: list[Any]) -> Relative:
-        return Relative(c[0], c[1], True)
-
-    def object_relative(self, c: list[Any]) -> Relative:
-        return Relative(c[1], c[0], False)
-
-    # -- adjectives ---------------------------------------------------------------------------
-
-    def plain_role(self, c: list[Any]) -> RoleDescription:
-        role: RoleDescription = c[0]
-        return role
-
-    def gendered_role(self, c: list[Any]) -> RoleDescription:
-        *attributes, role = c
-        return RoleDescription(role.relations, [*attributes, *role.attributes])
-
-    national_role = gendered_role
-    gendered_national_role = gendered_role
-
-    def gendered_type(self, c: list[Any]) -> TypeDescription:
-        *attributes, kind = c
-        return TypeDescription(kind.kind, [*attributes, *kind.attributes])
-
-    national_type = gendered_type
-    gendered_national_type = gendered_type
-
-    # -- verbs and objects --------------------------------------------------------------------
-
-    def verb_phrase(self, c: list[Any]) -> VerbPhrase:
-        return VerbPhrase(c[0], c[1])
-
-    past_phrase = verb_phrase
-    passive_phrase = verb_phrase
-
-    def one_object(self, c: list[Any]) -> list[Any]:
-        return [c[0]]
-
-    def object_pair(self, c: list[Any]) -> list[Any]:
-        return [c[0], c[1]]
-
-    def object_series(self, c: list[Any]) -> list[Any]:
-        return [c[0], *c[1]]
-
-    object_series_more = object_series
-    object_series_end = object_pair
-    one_verb = one_object
-    verb_pair = object_pair
-    verb_series = object_series
-    verb_series_more = object_series
-    verb_series_end = object_pair
-    one_past = one_object
-    past_pair = object_pair
-    one_participle = one_object
-    participle_pair = object_pair
+COMPLEXITY = (10, 50)  # CFQ's questions take 10 to 50 rule applications (DAG nodes)
 
 
 class CfqLanguage(Language):
-    """The cfq language: extended DAGs and CFQ-style subsampled pools."""
+    """The cfq language: extended DAGs, CFQ-style subsampled pools, one question per pattern."""
 
     def node_link(self, tree: Tree[Any]) -> dict[str, Any]:
-        """The extended DAG: grammar, knowledge and resolution rules
+        """The extended DAG: grammar, knowledge, inference and resolution rules
         (:mod:`symcomp.languages.cfq.dag`)."""
         return cfq_node_link(tree)
+
+    def uniqueness_keys(self, tree: Tree[Any], text: str) -> Iterable[Hashable]:
+        """The question with its entities renamed in order of appearance: CFQ keeps at most
+        one question per pattern modulo entities (Keysers et al. 2020, §4)."""
+        return (renamed_entities(text),)
 
     def pool_writer(self) -> PoolWriter:
         """Draw :data:`OVERSAMPLE` × n questions, subsample n (uniform complexity, max
@@ -300,6 +91,7 @@ def write_cfq_pool(
         spec,
         oversample=OVERSAMPLE,
         keep=well_formed,
+        complexity=COMPLEXITY,
         jobs=jobs,
         overwrite=overwrite,
         progress=progress,
@@ -307,24 +99,38 @@ def write_cfq_pool(
 
 
 LIST_HEADS = frozenset(
-    {"role_pair", "role_series", "object_pair", "object_series", "verb_pair", "verb_series"}
-    | {"past_pair", "participle_pair"}
+    f"{kind}_{shape}{suffix}"
+    for kind in ("role", "object", "verb", "unit", "participle", "by", "entity")
+    for shape in ("pair", "series")
+    for suffix in ("", "_c", "_v")
+) | frozenset(
+    f"{kind}_{shape}" for kind in ("active", "past", "passive") for shape in ("pair", "series")
 )
+MODIFIER_CHAINS = frozenset({"gender_then", "nationality_then_c", "nationality_then_v"})
+GENDERS = frozenset({"male", "female"})
 
 
 def well_formed(tree: Tree[Any], text: str) -> bool:
-    """The pool filter of cfq: distinct entities, and no item twice in one conjunction.
+    """The pool filter of cfq: distinct entities, no item twice in one conjunction, adjectives
+    without repeats and with at most one gender.
 
     >>> language = build()
     >>> well_formed(language.parse("Did M0 edit and edit M1"), "Did M0 edit and edit M1")
+    False
+    >>> well_formed(language.parse("Was M0 a male German female film"), "")
     False
     """
     if not distinct_entities(text):
         return False
     for node in tree.iter_subtrees():
-        if str(node.data) in LIST_HEADS:
+        label = str(node.data)
+        if label in LIST_HEADS:
             items = list(_list_items(node))
             if len(items) != len(set(items)):
+                return False
+        elif label in MODIFIER_CHAINS:
+            words = _leaves(node)
+            if len(words) != len(set(words)) or len(GENDERS.intersection(words)) > 1:
                 return False
     return True
 
@@ -337,7 +143,35 @@ def _list_items(node: Tree[Any]) -> Any:
         if label.endswith("_more") or label.endswith("_end"):
             yield from _list_items(child)
         else:
-            yield repr(child)
+            yield tuple(_leaves(child))
+
+
+def _leaves(node: Tree[Any]) -> list[str]:
+    """The lexical choices under a node (its leaf rules and tokens), wrappers left out, so
+    ``director`` as the first item of a role list equals ``director`` as a later one."""
+    found: list[str] = []
+    for sub in node.iter_subtrees():
+        if not any(isinstance(child, Tree) for child in sub.children):
+            found.append(str(sub.data))
+            found.extend(str(child) for child in sub.children)
+    return found
+
+
+def renamed_entities(text: str) -> str:
+    """``text`` with its entities renumbered M0, M1, ... in order of first appearance.
+
+    >>> print(renamed_entities("Did M3 marry M1 's sibling"))
+    Did M0 marry M1 's sibling
+    """
+    names: dict[str, str] = {}
+    return " ".join(
+        names.setdefault(token, f"M{len(names)}") if _is_entity(token) else token
+        for token in text.split()
+    )
+
+
+def _is_entity(token: str) -> bool:
+    return token[:1] == "M" and token[1:].isdigit()
 
 
 def distinct_entities(text: str) -> bool:
@@ -346,23 +180,8 @@ def distinct_entities(text: str) -> bool:
     >>> distinct_entities("Did M0 marry M1"), distinct_entities("Did M0 marry M0")
     (True, False)
     """
-    entities = [token for token in text.split() if token[:1] == "M" and token[1:].isdigit()]
+    entities = [token for token in text.split() if _is_entity(token)]
     return len(entities) == len(set(entities))
-
-
-def _lexical(value: Any) -> Callable[[Semantics, list[Any]], Any]:
-    def method(self: Semantics, children: list[Any]) -> Any:
-        return value
-
-    return method
-
-
-for _alias, _relation in ROLES.items():
-    setattr(CfqSemantics, _alias, _lexical(RoleDescription([_relation])))
-for _alias, _meaning in [*VERBS.items(), *PASSIVES.items(), *ATTRIBUTES.items()]:
-    setattr(CfqSemantics, _alias, _lexical(_meaning))
-for _alias, _kind in TYPES.items():
-    setattr(CfqSemantics, _alias, _lexical(TypeDescription(_kind)))
 
 
 def build() -> Language:

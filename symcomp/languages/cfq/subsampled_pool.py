@@ -3,10 +3,11 @@
 See :mod:`symcomp.dbca.subsample` for the subsampling itself.
 
 ``oversample × n`` distinct examples are drawn with the pool's usual rules
-(:func:`symcomp.data.pool.draw_pool`), optionally filtered by a language rule (``keep``), then ``n``
-are kept: uniform over complexity (the number of nodes of the derivation DAG) with greedily
-maximal entropy of the compound distribution. Compounds for the entropy are the connected
-subgraphs of up to :data:`ENTROPY_NODES` nodes (cheaper than the full DBCA set, same idea).
+(:func:`symcomp.data.pool.draw_pool`), optionally filtered by a language rule (``keep``) and a
+range of complexity, then ``n`` are kept: uniform over complexity (the number of nodes of the
+derivation DAG) with greedily maximal entropy of the compound distribution. Compounds for the
+entropy are the connected subgraphs of up to :data:`ENTROPY_NODES` nodes (cheaper than the
+full DBCA set, same idea).
 Kept examples are written in draw order; the manifest records every count.
 
 The output is a pure function of the seed: the same seed gives the same bytes for any ``jobs``.
@@ -45,11 +46,14 @@ def write_subsampled_pool(
     *,
     oversample: int,
     keep: Keep | None = None,
+    complexity: tuple[int, int] | None = None,
     jobs: Jobs = 1,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Write ``out/examples.jsonl`` and ``out/manifest.json`` as described above."""
+    """Write ``out/examples.jsonl`` and ``out/manifest.json`` as described above; with
+    ``complexity`` (lowest, highest), candidates whose DAG has another number of nodes are
+    left out before subsampling."""
     if spec.enumerate_all or spec.naturalize is not None or oversample <= 1:
         return generate(language, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
     spec.check(language)
@@ -63,6 +67,18 @@ def write_subsampled_pool(
                 f"filter, fewer than `n` {spec.n:,}; ask for fewer examples."
             )
         lines, dags = _serialise(language, candidates, spec.with_dag, jobs)
+        inside = [
+            i
+            for i, dag in enumerate(dags)
+            if complexity is None or complexity[0] <= len(dag) <= complexity[1]
+        ]
+        if len(inside) < spec.n:
+            raise GenerationError(
+                f"only {len(inside):,} of {len(dags):,} {language.name} candidates have a "
+                f"complexity in {complexity}, fewer than `n` {spec.n:,}; ask for fewer examples."
+            )
+        lines = [lines[i] for i in inside]
+        dags = [dags[i] for i in inside]
         complexities = [len(dag) for dag in dags]
         features = dag_features(
             dags, CompoundSpec(max_nodes=ENTROPY_NODES, chains=False), weighting="counts",
@@ -80,8 +96,10 @@ def write_subsampled_pool(
             "oversample": oversample,
             "candidates": len(candidates),
             "filtered_by_language": filtered,
+            "outside_complexity_range": len(candidates) - len(inside),
             "kept": len(chosen),
             "complexity": "nodes of the derivation DAG",
+            "complexity_range": list(complexity) if complexity is not None else None,
             "complexity_counts": {str(c): int(k) for c, k in enumerate(levels) if k},
             "entropy_compounds": CompoundSpec(max_nodes=ENTROPY_NODES, chains=False).describe(),
             "compound_entropy": round(entropy, 6),

@@ -13,11 +13,16 @@ x2`` puts ``x2`` first, ``u left`` turns then acts, ``u opposite left`` turns tw
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from lark import Tree
+
+from symcomp._util import Record
+from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
+from symcomp.languages.scan.dag import scan_node_link
 
 if TYPE_CHECKING:
     from symcomp.suites.builder import SuiteBuilder
@@ -77,8 +82,32 @@ class ScanSemantics(Semantics):
         return children[1] + children[0]
 
 
+# Keysers et al. (2020, §4): SCAN's patterns merge the primitives, the directions, `around` and
+# `opposite`, and `twice` and `thrice`; outputs merge the primitive actions and the turns.
+PATTERNS = PatternAbstraction(
+    input_classes={
+        **dict.fromkeys(("walk", "look", "run", "jump"), "U"),
+        **dict.fromkeys(("left", "right"), "D"),
+        **dict.fromkeys(("around", "opposite"), "A"),
+        **dict.fromkeys(("twice", "thrice"), "T"),
+    },
+    output_classes={
+        **dict.fromkeys(("I_WALK", "I_LOOK", "I_RUN", "I_JUMP"), "U"),
+        **dict.fromkeys(("I_TURN_LEFT", "I_TURN_RIGHT"), "D"),
+    },
+)
+
+
 class Scan(Language):
-    """SCAN, with its published splits as its suite."""
+    """SCAN, with its published splits as its suite and the paper's DAG and patterns."""
+
+    def node_link(self, tree: Tree[Any]) -> Record:
+        """Phrase-structure and interpretation rules (:mod:`symcomp.languages.scan.dag`)."""
+        return scan_node_link(tree)
+
+    def pattern_abstraction(self) -> PatternAbstraction:
+        """The paper's word classes (:data:`PATTERNS`)."""
+        return PATTERNS
 
     def suite_builder(self) -> SuiteBuilder:
         """``symcomp suite scan``: :mod:`symcomp.languages.scan.suite`."""
