@@ -105,5 +105,27 @@ PAPER = Hupkes2020(
         "substitutivity (primitive) consistency": ("substitutivity/primitive", ("consistency",)),
         "localism consistency": ("localism", ("localism", "consistency")),
     },
-    paper_values={},
+    # Hupkes et al. 2020, Table 1 (mean over 3 runs); benchmarks/pcfgset_published.py scores
+    # the published predictions to these values within 0.01
+    paper_values={
+        "task accuracy": {"LSTMS2S": 0.79, "ConvS2S": 0.85, "Transformer": 0.92},
+        "systematicity accuracy": {"LSTMS2S": 0.53, "ConvS2S": 0.56, "Transformer": 0.72},
+        "productivity accuracy": {"LSTMS2S": 0.30, "ConvS2S": 0.31, "Transformer": 0.50},
+        "substitutivity (equally distributed) consistency": {
+            "LSTMS2S": 0.80,
+            "ConvS2S": 0.95,
+            "Transformer": 0.98,
+        },
+        "substitutivity (primitive) consistency": {
+            "LSTMS2S": 0.60,
+            "ConvS2S": 0.58,
+            "Transformer": 0.90,
+        },
+        "localism consistency": {"LSTMS2S": 0.46, "ConvS2S": 0.59, "Transformer": 0.54},
+    },
+    paper_note=(
+        "The paper trains on the full PCFG SET data (100k pool, 3 runs per model); at scale "
+        "`small` the data are 8k examples and training stops at a CPU budget, so absolute "
+        "numbers are far below the paper's and only orderings are compared."
+    ),
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +160,20 @@ class SuitePaper:
         return []
 
 
+def matching(tests: Mapping[str, list[dict[str, Any]]], test: str) -> list[dict[str, Any]]:
+    """The results of ``test``, or of every test its shell pattern matches (``protocol-I/*``).
+
+    >>> len(matching({"a/x": [{}], "a/y": [{}, {}], "b": [{}]}, "a/*"))
+    3
+    """
+    return [r for name in sorted(tests) if fnmatchcase(name, test) for r in tests[name]]
+
+
 def mean_at(tests: Mapping[str, list[dict[str, Any]]], test: str, path: Sequence[str]) -> Any:
-    """The mean over seeds of the number at ``path`` in a test's results (None when absent)."""
+    """The mean over seeds (and over the tests a pattern matches) of the number at ``path``
+    in a test's results (None when absent)."""
     values = []
-    for result in tests.get(test, []):
+    for result in matching(tests, test):
         value: Any = result
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
@@ -174,9 +185,10 @@ def mean_at(tests: Mapping[str, list[dict[str, Any]]], test: str, path: Sequence
 def breakdown(
     tests: Mapping[str, list[dict[str, Any]]], test: str, key: str
 ) -> list[tuple[float, float]]:
-    """(bucket, mean accuracy) of a test's ``by_...`` breakdown, over seeds."""
+    """(bucket, mean accuracy) of a test's ``by_...`` breakdown, over seeds (and over the tests
+    a pattern matches)."""
     sums: dict[float, list[float]] = {}
-    for result in tests.get(test, []):
+    for result in matching(tests, test):
         for bucket, cell in result.get(key, {}).items():
             sums.setdefault(float(bucket), []).append(float(cell["accuracy"]))
     return [(bucket, sum(v) / len(v)) for bucket, v in sorted(sums.items())]

@@ -19,7 +19,7 @@ def run(*args: object) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-@pytest.mark.parametrize("paper", ["keysers2020", "coba", "hupkes2020", "neely2020"])
+@pytest.mark.parametrize("paper", ["keysers2020", "coba", "hupkes2020", "neely2020", "yanaka2020"])
 def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tmp_path: Path) -> None:
     out = tmp_path / paper
     code, text = run("reproduce", paper, "--scale", "tiny", "--out", out, "--device", "cpu")
@@ -72,3 +72,17 @@ def test_an_interrupted_run_continues(tmp_path: Path) -> None:
 def test_unknown_papers_and_scales_are_usage_errors(tmp_path: Path) -> None:
     assert run("reproduce", "keysers2021", "--out", tmp_path)[0] == 2
     assert run("reproduce", "coba", "--scale", "huge", "--out", tmp_path)[0] == 2
+
+
+def test_paper_rows_average_the_tests_a_pattern_names() -> None:
+    from symcomp.papers.suite_paper import breakdown, mean_at
+
+    tests = {
+        "protocol-I/o1/plain": [{"accuracy": 0.5, "by_depth": {"1": {"accuracy": 1.0}}}],
+        "protocol-I/o2/plain": [{"accuracy": 1.0, "by_depth": {"1": {"accuracy": 0.0}}}],
+        "protocol-I/o1/object": [{"accuracy": 0.0}],
+    }
+    assert mean_at(tests, "protocol-I/*/plain", ("accuracy",)) == 0.75
+    assert mean_at(tests, "protocol-I/o1/object", ("accuracy",)) == 0.0
+    assert mean_at(tests, "protocol-II/*", ("accuracy",)) is None
+    assert breakdown(tests, "protocol-I/*/plain", "by_depth") == [(1.0, 0.5)]
