@@ -83,7 +83,7 @@ def _shown(value: float | None) -> str:
 
 
 def _card() -> dict[str, tuple[str, tuple[str, ...]]]:
-    rows = {
+    rows: dict[str, tuple[str, tuple[str, ...]]] = {
         f"Protocol I accuracy ({variant.replace('_', ' ')})": (
             f"protocol-I/*/{variant}",
             ("accuracy",),
