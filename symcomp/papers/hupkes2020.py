@@ -7,7 +7,7 @@ per-function test, as in the paper); every test is scored with its run in the lo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,23 @@ from symcomp.papers.statistics import spearman
 from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown
 
 ARCHITECTURES = (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))
+# Hupkes et al. 2020, Table 2: systematicity accuracy per held-out adjacent pair
+TABLE2 = {
+    "swap_first_last repeat": {"LSTMS2S": 0.40, "ConvS2S": 0.49, "Transformer": 0.53},
+    "append remove_second": {"LSTMS2S": 0.54, "ConvS2S": 0.46, "Transformer": 0.80},
+    "repeat remove_second": {"LSTMS2S": 0.66, "ConvS2S": 0.67, "Transformer": 0.80},
+    "append swap_first_last": {"LSTMS2S": 0.48, "ConvS2S": 0.56, "Transformer": 0.73},
+}
+
+
+def held_out_pair(tests: Mapping[str, list[dict[str, Any]]], pair: str) -> float | None:
+    """Mean systematicity accuracy (over seeds) on the test inputs holding ``pair``."""
+    values = [
+        float(cell["accuracy"])
+        for result in tests.get("systematicity", [])
+        if (cell := result.get("by_held_out_pair", {}).get(pair)) is not None
+    ]
+    return sum(values) / len(values) if values else None
 
 
 class Hupkes2020(SuitePaper):
@@ -33,6 +50,13 @@ class Hupkes2020(SuitePaper):
                         (i + 1.0, float(p["rule"])) for i, p in enumerate(results[0]["profile"])
                     ]
                     profiles[f"{name} {test.split('/', 1)[-1]}"] = points
+        by_length = {name: breakdown(scores.get(name, {}), "task", "by_length") for name in names}
+        by_depth = {name: breakdown(scores.get(name, {}), "task", "by_depth") for name in names}
+        pairs = list(TABLE2)
+        per_pair: dict[str, list[float | None]] = {}
+        for name in names:
+            per_pair[name] = [held_out_pair(scores.get(name, {}), pair) for pair in pairs]
+            per_pair[f"{name} (paper)"] = [TABLE2[pair].get(name) for pair in pairs]
         return [
             *super().figures(scores, names, out),
             figures.line_plot(
@@ -40,6 +64,27 @@ class Hupkes2020(SuitePaper):
                 by_functions,
                 title="PCFG SET task accuracy by number of functions",
                 xlabel="functions in the input",
+                ylabel="accuracy",
+            ),
+            figures.line_plot(
+                out / "figures" / "task_accuracy_by_length.png",
+                by_length,
+                title="PCFG SET task accuracy by input length",
+                xlabel="input tokens",
+                ylabel="accuracy",
+            ),
+            figures.line_plot(
+                out / "figures" / "task_accuracy_by_depth.png",
+                by_depth,
+                title="PCFG SET task accuracy by depth",
+                xlabel="depth of the input",
+                ylabel="accuracy",
+            ),
+            figures.grouped_bars(
+                out / "figures" / "systematicity_per_held_out_pair.png",
+                pairs,
+                per_pair,
+                title="Systematicity accuracy per held-out pair (Table 2)",
                 ylabel="accuracy",
             ),
             figures.line_plot(
@@ -104,6 +149,17 @@ PAPER = Hupkes2020(
         ),
         "substitutivity (primitive) consistency": ("substitutivity/primitive", ("consistency",)),
         "localism consistency": ("localism", ("localism", "consistency")),
+        "overgeneralisation peak, pair-only exceptions (0.1 %)": (
+            "overgeneralisation/ratio=0.001",
+            ("pair_only", "peak"),
+        ),
+        **{
+            f"systematicity accuracy, held-out {pair}": (
+                "systematicity",
+                ("by_held_out_pair", pair, "accuracy"),
+            )
+            for pair in TABLE2
+        },
     },
     # Hupkes et al. 2020, Table 1 (mean over 3 runs); benchmarks/pcfgset_published.py scores
     # the published predictions to these values within 0.01
@@ -122,6 +178,12 @@ PAPER = Hupkes2020(
             "Transformer": 0.90,
         },
         "localism consistency": {"LSTMS2S": 0.46, "ConvS2S": 0.59, "Transformer": 0.54},
+        "overgeneralisation peak, pair-only exceptions (0.1 %)": {
+            "LSTMS2S": 0.68,
+            "ConvS2S": 0.79,
+            "Transformer": 0.88,
+        },
+        **{f"systematicity accuracy, held-out {pair}": TABLE2[pair] for pair in TABLE2},
     },
     paper_note=(
         "The paper trains on the full PCFG SET data (100k pool, 3 runs per model); at scale "

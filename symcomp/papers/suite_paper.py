@@ -29,6 +29,8 @@ KEEP = (
     "by_functions",
     "by_depth",
     "by_length",
+    "by_held_out_pair",
+    "pair_only",
 )
 
 
