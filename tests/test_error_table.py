@@ -511,6 +511,12 @@ USAGE = [
         "--threshold",
     ),
     (
+        "suite-pcfg-threshold-above-the-pool",
+        ("suite", "pcfg-set", "--n", "300", "--threshold", "1000", "--out", "{root}/p"),
+        2,
+        "leaves the productivity test empty",
+    ),
+    (
         "suite-pcfg-per-function",
         ("suite", "pcfg-set", "--per-function", "0", "--out", "{root}/p"),
         2,

@@ -327,6 +327,13 @@ class _Builder:
             for i in self.task_split.train + self.task_split.test
             if self.records[i]["meta"]["functions"] > threshold
         ]
+        if not short or not long:
+            most = max(self.records[i]["meta"]["functions"] for i in short + long)
+            raise GenerationError(
+                f"`threshold` {threshold} leaves the productivity "
+                f"{'test' if not long else 'training set'} empty: this pool's inputs have 1 to "
+                f"{most} functions; choose a threshold from 1 to {most - 1}."
+            )
         dev = self.dev(lambda i: self.records[i]["meta"]["functions"] <= threshold)
         split = Split.of(
             sorted(short),
