@@ -27,6 +27,14 @@ def cluster() -> Any:
     ray.shutdown()
 
 
+def test_any_picklable_callable_is_a_unit(cluster: Any) -> None:
+    from symcomp.data.ray_executor import RayExecutor
+
+    executor = RayExecutor(workers=2)
+    assert executor.run(len, [[], [1], [1, 2]]) == [0, 1, 2]  # a builtin
+    assert list(executor.map(len, [[1], [1, 2, 3]], {})) == [1, 3]
+
+
 def run(*args: object) -> str:
     result = CliRunner().invoke(cli, ["-q", *(str(a) for a in args)])
     assert result.exit_code in (0, 1), result.output

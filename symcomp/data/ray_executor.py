@@ -90,8 +90,14 @@ class RayExecutor:
     def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
         ray = self.ray
         wanted = gpus if gpus and self.gpus else 0
-        task = ray.remote(num_cpus=1, num_gpus=wanted, max_retries=UNIT_RETRIES)(function)
-        return [ray.get(reference) for reference in [task.remote(unit) for unit in units]]
+        # a plain function around the unit's, so that builtins, partials and bound methods run
+        task = ray.remote(num_cpus=1, num_gpus=wanted, max_retries=UNIT_RETRIES)(_apply)
+        references = [task.remote(function, unit) for unit in units]
+        return [ray.get(reference) for reference in references]
+
+
+def _apply(function: Callable[[Any], Any], unit: Any) -> Any:
+    return function(unit)
 
 
 class _ChunkWorker:
