@@ -5,15 +5,14 @@ import random
 import pytest
 
 import symcomp
-from symcomp.core.resources import prover_file
 from symcomp.errors import GrammarError, ParseError, SemanticsError
-from symcomp.languages.monotonicity.language import LEXICON, read_axioms
+from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.languages.monotonicity.lexicon import (
     ADJECTIVES,
     ADVERBS,
     DOWNWARD_QUANTIFIERS,
-    HYPERNYMS,
     FRONTED_PLACES,
+    HYPERNYMS,
     MAIN_VERBS,
     NOUNS,
     OBJECT_NOUNS,

@@ -242,7 +242,7 @@ def _check_one(checker: Checker, row: Row, cross: bool) -> Check:
         return invalid(row, str(error))
     except RecursionError:
         return invalid(row, "the row nests too deeply to check (Python's recursion limit)")
-    except Exception as error:  # noqa: BLE001 - reported as the row's outcome, with its type
+    except Exception as error:
         return invalid(
             row,
             f"the checker failed on this row ({type(error).__name__}: {error}); please report it",

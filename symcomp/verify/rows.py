@@ -25,8 +25,9 @@ Formats
 >>> rows = list(parse_lines(io.StringIO('{"a": 1}\\n{"a": \\n'), "jsonl", ("a",), "x.jsonl"))
 >>> rows[0].fields, rows[1].line, rows[1].error
 ({'a': 1}, 2, 'not valid JSON (Expecting value at column 7)')
->>> [line.error for line in read_lines(io.BytesIO(b"\\xef\\xbb\\xbfok\\ncaf\\xe9\\n"))]
-['', 'not UTF-8 text (byte 0xe9 at column 4); the file looks Latin-1 or Windows-1252: convert it to UTF-8 (for example with iconv)']
+>>> lines = list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfok\\ncaf\\xe9\\n")))
+>>> lines[0].text, lines[1].error[:43]
+('ok', 'not UTF-8 text (byte 0xe9 at column 4); the')
 """
 
 from __future__ import annotations

@@ -129,9 +129,13 @@ class EntailmentChecker:
         self.language = language
         self.axioms = axioms
         self.labels = parse_labels(options.labels)
-        budget = {"rlimit": options.rlimit, "timeout_ms": options.timeout_ms}
-        self.prover = make_prover(options.prover, **budget)
-        self.second = make_prover(options.cross_check, **budget) if options.cross_check else None
+        rlimit, timeout_ms = options.rlimit, options.timeout_ms
+        self.prover = make_prover(options.prover, rlimit=rlimit, timeout_ms=timeout_ms)
+        self.second = (
+            make_prover(options.cross_check, rlimit=rlimit, timeout_ms=timeout_ms)
+            if options.cross_check
+            else None
+        )
         safety = f", safety net {options.timeout_ms} ms" if options.timeout_ms else ""
         self.name = f"{options.prover} prover (rlimit {options.rlimit:,} units per pair{safety})"
         self._meanings: dict[str, Formula] = {}

@@ -53,7 +53,7 @@ class MonotonicitySemantics(Semantics):
     ) -> None:
         super().__init__()
         self.nouns = frozenset(nouns)  # the heads of `nom_sg` / `nom_pl`
-        self.numerals = tuple(numerals)  # quantifier words; numerals.py gives the numerals' meanings
+        self.numerals = tuple(numerals)  # quantifier words; numerals.py gives their meanings
         self.lexicon_path = lexicon
         self._lexicon: LambdaLexicon | None = None
 
@@ -294,5 +294,6 @@ def build() -> MonotonicityLanguage:
     """The ``monotonicity`` language from the packaged grammar."""
     grammar = load_grammar(NAME, NAME)
     nouns = [word for terminal in NOUN_TERMINALS for word in grammar.sidecar.lexicon[terminal]]
-    numerals = [word for terminal in NUMERAL_TERMINALS for word in grammar.sidecar.lexicon[terminal]]
+    lexicon = grammar.sidecar.lexicon
+    numerals = [word for terminal in NUMERAL_TERMINALS for word in lexicon[terminal]]
     return MonotonicityLanguage(NAME, grammar, MonotonicitySemantics(nouns, numerals=numerals))
