@@ -270,7 +270,13 @@ def write_pair_pool(
             f"{'is' if len(unsupported) <= 1 else 'are'} not supported."
         )
     max_depth = spec.max_depth or language.grammar.sidecar.max_depth or 5
-    pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, max_depth + 1)))
+    pairs = PairSpec(
+        n=spec.n,
+        seed=spec.seed,
+        depths=tuple(range(1, max_depth + 1)),
+        profile=spec.profile or "symcomp",
+    )
+    pairs.check()
     return write_pairs(
         out,
         pairs,

@@ -341,7 +341,8 @@ def apply_replacement(
     """
     phenomenon = PHENOMENA[code]
     wanted = "scope" if position.kind == "scope" else "restrictor"
-    if wanted not in phenomenon.positions:
+    verb_hypernym = code == "r1" and item in VERB_HYPERNYMS
+    if wanted not in phenomenon.positions and not (wanted == "scope" and verb_hypernym):
         raise GenerationError(f"{code} ({phenomenon.name}) does not apply in {wanted} position.")
     if position.kind == "scope":
         if sentence.predicate is None:
@@ -371,6 +372,8 @@ def _change_np(np: NounPhrase, code: str, item: str | tuple[str, str]) -> NounPh
 
 
 def _change_vp(vp: VerbPhrase, code: str, item: str | tuple[str, str]) -> VerbPhrase:
+    if code == "r1" and isinstance(item, str) and item in VERB_HYPERNYMS:
+        return replace(vp, verb=item)  # the paper's depth-0 verb hypernyms (develop.py)
     if code == "r3" and isinstance(item, str):
         return replace(vp, place=item)
     if code == "r5" and isinstance(item, str):
