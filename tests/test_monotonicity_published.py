@@ -1,6 +1,6 @@
 """Data made the way the published scripts of Yanaka et al. (2020) make it
-(tests/yanaka_pipeline.py) parses completely, and symcomp's prover agrees with its gold labels except where a gold label
-is provably wrong."""
+(tests/yanaka_pipeline.py) parses completely, and symcomp's prover agrees with its gold
+labels except where a gold label is provably wrong."""
 
 from __future__ import annotations
 
