@@ -6,10 +6,13 @@ prover and ``--jobs`` value; each configuration runs ``--repeat`` times and the 
 time is reported, with pairs per wall-clock second and per CPU-second (the CPU time of this
 process and its workers, which is what "per core" means when other work shares the machine).
 The E rows use a smaller pool (E starts one process per refutation); the E/z3 ratio compares
-pairs per second at the same depth and jobs. Every run must agree on every pair.
+pairs per second at the same depth and jobs. No run may disagree on a pair; pairs that run
+out of the deterministic budget (``rlimit``) are counted as unknown. The pools use every
+quantifier of the paper, the numerals (``at least three`` ...) with their exact, counting
+semantics; ``numeral_share`` is the share of pairs with a numeral. "One core" is ``--jobs 1``.
 
     python benchmarks/perf_verify.py [--n 600] [--n-eprover 150] [--depths 1 3 5]
-        [--jobs 1 2] [--repeat 3] [--out runs/benchmarks]
+        [--jobs 1 2] [--provers z3 eprover] [--repeat 3] [--out runs/benchmarks]
 
 Writes ``perf_verify.json`` and ``perf_verify.md`` into ``--out``.
 """
@@ -48,11 +51,11 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def warm_up(folder: Path) -> None:
+def warm_up(folder: Path, provers: list[str]) -> None:
     """Load the grammar, the λ-term lexicon, nltk and z3 once, outside the timings."""
     path = folder / "warm-up.tsv"
     path.write_text("Some dogs ran.\tSome animals ran.\tentailment\n", encoding="utf-8")
-    for prover in ("z3", "eprover"):
+    for prover in provers:
         verify_file(path, symcomp.get_language("monotonicity"), VerifyOptions(prover=prover))
 
 
@@ -65,13 +68,19 @@ def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
         walls.append(time.perf_counter() - start)
         cpus.append(cpu_seconds() - cpu)
         rows = report.rows
-        if report.counts["agree"] != rows:
+        if report.counts["agree"] + report.counts["unknown"] != rows:
             raise SystemExit(f"{prover} disagreed on {path}: {dict(report.counts)}")
+    numerals = sum(
+        any(word in line for word in ("three", "few", "several"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
     wall, cpu = statistics.median(walls), statistics.median(cpus)
     return {
         "prover": prover,
         "jobs": jobs,
         "pairs": rows,
+        "unknown": report.counts["unknown"],
+        "numeral_share": round(numerals / max(rows, 1), 3),
         "seconds": round(wall, 3),
         "pairs_per_second": round(rows / wall, 1),
         "pairs_per_cpu_second": round(rows / cpu, 1),
@@ -84,17 +93,18 @@ def main() -> None:
     parser.add_argument("--n-eprover", type=int, default=150, help="pairs per depth for E")
     parser.add_argument("--depths", type=int, nargs="+", default=[1, 3, 5])
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--provers", nargs="+", default=["z3", "eprover"])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     args = parser.parse_args()
     rows = []
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
-        warm_up(Path(folder))
+        warm_up(Path(folder), args.provers)
         for depth in args.depths:
+            sizes = {"z3": args.n, "eprover": args.n_eprover}
             pools = {
-                "z3": write_pool(Path(folder), args.n, depth),
-                "eprover": write_pool(Path(folder), args.n_eprover, depth),
+                prover: write_pool(Path(folder), sizes[prover], depth) for prover in args.provers
             }
             for jobs in args.jobs:
                 for prover, path in pools.items():
@@ -104,10 +114,11 @@ def main() -> None:
     for row in rows:
         if row["prover"] == "eprover":
             z3 = next(
-                r for r in rows if r["prover"] == "z3" and r["depth"] == row["depth"]
-                and r["jobs"] == row["jobs"]
+                (r for r in rows if r["prover"] == "z3" and r["depth"] == row["depth"]
+                 and r["jobs"] == row["jobs"]), None
             )  # fmt: skip
-            row["z3_to_eprover"] = round(z3["pairs_per_second"] / row["pairs_per_second"], 1)
+            if z3 is not None:
+                row["z3_to_eprover"] = round(z3["pairs_per_second"] / row["pairs_per_second"], 1)
     report = {
         "machine": platform.platform(),
         "python": platform.python_version(),
@@ -123,10 +134,12 @@ def main() -> None:
         f"{report['load_average_at_end']} at end ({report['cpus']} CPUs): other work shares "
         f"the machine, so per-CPU-second rates are the fairer per-core figure.",
         "",
-        "| depth | prover | jobs | pairs | seconds | pairs/s | pairs/CPU-s | z3 : E |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| depth | prover | jobs | pairs | unknown | numerals | seconds | pairs/s | pairs/CPU-s "
+        "| z3 : E |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         *(
-            f"| {r['depth']} | {r['prover']} | {r['jobs']} | {r['pairs']:,} | {r['seconds']} "
+            f"| {r['depth']} | {r['prover']} | {r['jobs']} | {r['pairs']:,} | {r['unknown']} "
+            f"| {r['numeral_share']:.0%} | {r['seconds']} "
             f"| {r['pairs_per_second']} | {r['pairs_per_cpu_second']} "
             f"| {r.get('z3_to_eprover', '')} |"
             for r in rows

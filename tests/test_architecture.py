@@ -12,7 +12,8 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 BUILTIN = {"arithmetic", "cfq", "monotonicity", "pcfg-let", "pcfg-set", "scan"}
 # flags of other programs symcomp runs, not its own
 EXTERNAL_FLAGS = {
-    ("logic/prover_e.py", flag) for flag in ("--auto", "--proof-object", "--cpu-limit")
+    ("logic/prover_e.py", flag)
+    for flag in ("--auto", "--proof-object", "--cpu-limit", "--processed-clauses-limit")
 } | {("data/ray_executor.py", "--head")}
 
 

@@ -155,7 +155,7 @@ def test_generate_writes_pairs_with_a_manifest_for_any_jobs(run, tmp_path):
     record = json.loads((tmp_path / "a/examples.jsonl").read_text().splitlines()[0])
     assert record["input"] == f"{record['premise']} ||| {record['hypothesis']}"
     assert record["output"] == record["label"]
-    assert record["id"] == symcomp.content_id("monotonicity", "1.0.0", record["input"])
+    assert record["id"] == symcomp.content_id("monotonicity", "2.0.0", record["input"])
     stats = run("stats", tmp_path / "a")
     assert stats.exit_code == 0 and "200 examples" in stats.output
 

@@ -40,7 +40,7 @@ CASES = [
 @pytest.mark.parametrize("name", ["z3", "eprover"])
 @pytest.mark.parametrize("premise, hypothesis, label", CASES)
 def test_both_backends_decide(name, premise, hypothesis, label):
-    verdict = make_prover(name, timeout_ms=5000).prove(problem(premise, hypothesis))
+    verdict = make_prover(name).prove(problem(premise, hypothesis))
     assert verdict.label is label, verdict
     assert verdict.prover == name and verdict.seconds > 0 and verdict.reason == ""
 
@@ -65,14 +65,30 @@ def test_only_axioms_over_the_problems_predicates_are_given():
 
 def test_an_undecidable_looking_problem_is_unknown_with_a_reason():
     # a strict order without a maximum has only infinite models: the entailment check cannot
-    # find a finite countermodel and the problem runs into the timeout (or z3 gives up)
+    # find a finite countermodel and the problem runs out of resource units (or z3 gives up)
     premise = (
         "(all x.(-less(x,x)) & all x.all y.all z.((less(x,y) & less(y,z)) -> less(x,z)) & "
         "all x.exists y.less(x,y))"
     )
-    verdict = make_prover("z3", timeout_ms=300).prove(problem(premise, "exists x.qq(x)", ()))
+    verdicts = [
+        make_prover("z3", rlimit=300_000).prove(problem(premise, "exists x.qq(x)", ()))
+        for _ in range(2)
+    ]
+    assert verdicts[0].label is Label.UNKNOWN
+    assert verdicts[0].reason.startswith(("resource limit reached (rlimit 300,000", "z3:"))
+    # the budget counts z3's deterministic steps, not time: the same answer every run
+    assert (verdicts[0].label, verdicts[0].reason) == (verdicts[1].label, verdicts[1].reason)
+
+
+def test_the_wall_clock_safety_net_is_reported_as_such():
+    premise = (
+        "(all x.(-less(x,x)) & all x.all y.all z.((less(x,y) & less(y,z)) -> less(x,z)) & "
+        "all x.exists y.less(x,y))"
+    )
+    prover = make_prover("z3", rlimit=10**12, timeout_ms=200)
+    verdict = prover.prove(problem(premise, "exists x.qq(x)", ()))
     assert verdict.label is Label.UNKNOWN
-    assert verdict.reason.startswith(("timeout after 300 ms", "z3:"))
+    assert verdict.reason.startswith(("timeout after 200 ms (the wall-clock safety net)", "z3:"))
 
 
 def test_inconsistent_premises_are_unknown_not_entailment():
@@ -112,8 +128,10 @@ def test_formula_printers():
 def test_unknown_prover_and_missing_binary_are_user_errors(tmp_path):
     with pytest.raises(SymcompError, match=r"unknown prover 'z4'; provers: z3, eprover"):
         make_prover("z4")
-    with pytest.raises(SymcompError, match="timeout must be at least 1 ms"):
+    with pytest.raises(SymcompError, match="`timeout_ms` must be at least 1 ms"):
         make_prover("z3", timeout_ms=0)
+    with pytest.raises(SymcompError, match="`rlimit` must be at least 1"):
+        make_prover("eprover", rlimit=0)
     broken = EProver(binary=str(tmp_path / "no-eprover"))
     with pytest.raises(SymcompError, match="cannot run the E prover"):
         broken.prove(problem(*CASES[0][:2]))

@@ -28,8 +28,13 @@ def rows(
 def test_tsv_rows_by_header_or_position():
     by_name = rows("label\tpremise\thypothesis\nyes\tA.\tB.\n", "tsv")
     assert by_name[0].fields == {"label": "yes", "premise": "A.", "hypothesis": "B."}
-    positional = rows("# a comment\nA.\tB.\tyes\textra\n", "tsv")
+    positional = rows("# a comment\nA.\tB.\tyes\t\n", "tsv")  # a trailing TAB is no column
     assert positional[0].line == 2 and positional[0].fields["label"] == "yes"
+    (extra,) = rows("A.\tB.\tyes\textra\n", "tsv")
+    assert extra.error.startswith("4 TAB-separated columns, expected 3 (premise, hypothesis")
+    assert "extra: 'extra'" in extra.error
+    (named,) = rows("premise\thypothesis\tlabel\nA.\tB.\tyes\tmore\tx\n", "tsv")
+    assert named.error.startswith("5 TAB-separated columns, the header names 3")
     short = rows("A.\tB.\n", "tsv")
     assert short[0].error == "2 TAB-separated columns, expected 3 (missing label)"
 
@@ -56,10 +61,12 @@ def test_label_vocabularies():
     assert parse_labels("auto")["unk"] is Gold.NON_ENTAILMENT
     assert parse_labels("auto")["neutral"] is Gold.NEUTRAL
     assert parse_labels("two-way")["neutral"] is Gold.NON_ENTAILMENT
-    assert parse_labels("Y=entailment, N=contradiction") == {
-        "y": Gold.ENTAILMENT,
-        "n": Gold.CONTRADICTION,
-    }
+    # pairs extend the vocabulary (auto, or a preset named first)
+    extended = parse_labels("Y=entailment, N=contradiction")
+    assert extended["y"] is Gold.ENTAILMENT and extended["n"] is Gold.CONTRADICTION
+    assert extended["entailment"] is Gold.ENTAILMENT and extended["unk"] is Gold.NON_ENTAILMENT
+    two_way = parse_labels("two-way,maybe=neutral")
+    assert two_way["neutral"] is Gold.NON_ENTAILMENT and two_way["maybe"] is Gold.NEUTRAL
     with pytest.raises(SymcompError, match="did you mean 'neutral'"):
         parse_labels("x=nuetral")
     assert agrees(Gold.NON_ENTAILMENT, Label.CONTRADICTION)

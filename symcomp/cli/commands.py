@@ -66,6 +66,11 @@ def languages(as_json: bool) -> None:
     show_default=True,
     help="Worker processes (output is identical for any value).",
 )
+@click.option(
+    "--profile",
+    help="A language's named way of drawing (monotonicity: symcomp, the default, or paper, "
+    "as the published scripts of Yanaka et al. 2020).",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
 @executor_options
 @click.pass_context
@@ -82,6 +87,7 @@ def generate(
     max_depth: int | None,
     max_length: int | None,
     jobs: int,
+    profile: str | None,
     overwrite: bool,
     executor: str,
     address: str | None,
@@ -113,6 +119,7 @@ def generate(
         max_depth=max_depth,
         max_length=max_length,
         naturalize=histogram,
+        profile=profile,
     )
     total = (
         n

@@ -16,6 +16,7 @@ from symcomp.cli.app import (
     language_argument,
     progress,
 )
+from symcomp.logic.prover import DEFAULT_RLIMIT
 
 
 @cli.command()
@@ -35,8 +36,9 @@ from symcomp.cli.app import (
     "--labels",
     default="auto",
     show_default=True,
-    help="Label vocabulary: auto, two-way (neutral/contradiction = non-entailment), or "
-    "WORD=CLASS,... with CLASS entailment|non-entailment|neutral|contradiction.",
+    help="Label vocabulary: auto, two-way (neutral/contradiction = non-entailment), and/or "
+    "WORD=CLASS,... added to it (CLASS entailment|non-entailment|neutral|contradiction), "
+    "e.g. two-way,maybe=neutral.",
 )
 @click.option(
     "--prover",
@@ -61,11 +63,19 @@ from symcomp.cli.app import (
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the sample."
 )
 @click.option(
+    "--rlimit",
+    type=click.IntRange(min=1),
+    default=DEFAULT_RLIMIT,
+    show_default=True,
+    help="Prover work per pair in z3 resource units (E: rlimit/2000 processed clauses); a "
+    "pair that runs out is UNKNOWN. Deterministic: the same verdicts on any machine.",
+)
+@click.option(
     "--timeout-ms",
     type=click.IntRange(min=1),
-    default=5000,
-    show_default=True,
-    help="Prover time per pair; a pair that runs out is UNKNOWN.",
+    default=None,
+    help="Optional wall-clock safety net per pair (off by default: with it, verdicts can "
+    "depend on the machine's speed).",
 )
 @click.option(
     "--jobs",
@@ -100,7 +110,8 @@ def verify(
     cross_check: str | None,
     sample: int,
     seed: int,
-    timeout_ms: int,
+    rlimit: int,
+    timeout_ms: int | None,
     jobs: int,
     as_json: bool,
     strict: bool,
@@ -126,7 +137,7 @@ def verify(
     path = data_file(data)
     language = language_argument(language_name or _manifest_language(path))
     options = VerifyOptions(
-        prover=prover, timeout_ms=timeout_ms, labels=labels, cross_check=cross_check
+        prover=prover, rlimit=rlimit, labels=labels, cross_check=cross_check, timeout_ms=timeout_ms
     )
     workers = jobs_from(jobs, executor, address)
     with progress(ctx, _lines(path), "verify") as step:
@@ -158,5 +169,6 @@ def _manifest_language(path: Path) -> str:
 
 
 def _lines(path: Path) -> int:
-    with path.open(encoding="utf-8") as handle:
+    """Non-blank lines (for the progress bar), read as bytes: any encoding is fine here."""
+    with path.open("rb") as handle:
         return sum(1 for line in handle if line.strip())

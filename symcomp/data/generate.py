@@ -69,8 +69,14 @@ class PoolSpec:
     max_depth: int | None = None
     max_length: int | None = None
     naturalize: LengthDepthTarget | None = None
+    profile: str | None = None  # a language's named way of drawing (None: its default)
 
     def check(self, language: Language) -> None:
+        if self.profile is not None:
+            raise GenerationError(
+                f"{language.name} has no generation profiles; leave `profile` unset "
+                f"(got {self.profile!r})."
+            )
         if self.enumerate_all == (self.n is not None):
             raise GenerationError(
                 "give either `n` (a random pool of n) or `enumerate_all` (every sentence)."

@@ -10,23 +10,32 @@ from __future__ import annotations
 
 from symcomp._util import did_you_mean
 from symcomp.errors import SymcompError
-from symcomp.logic.prover import DEFAULT_TIMEOUT_MS, Prover
+from symcomp.logic.prover import DEFAULT_RLIMIT, Prover
 
 PROVERS = ("z3", "eprover")
 
 
-def make_prover(name: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Prover:
-    """The backend called ``name`` (``z3`` or ``eprover``) with a per-problem timeout."""
-    if timeout_ms < 1:
-        raise SymcompError(f"the timeout must be at least 1 ms, got {timeout_ms}.")
+def make_prover(
+    name: str, *, rlimit: int = DEFAULT_RLIMIT, timeout_ms: int | None = None
+) -> Prover:
+    """The backend called ``name`` (``z3`` or ``eprover``).
+
+    ``rlimit`` is the deterministic work budget of one problem (z3 resource units; E gets a
+    proportional number of processed clauses); ``timeout_ms`` an optional wall-clock safety
+    net, off by default because verdicts then depend on the machine.
+    """
+    if rlimit < 1:
+        raise SymcompError(f"`rlimit` must be at least 1, got {rlimit}.")
+    if timeout_ms is not None and timeout_ms < 1:
+        raise SymcompError(f"`timeout_ms` must be at least 1 ms, got {timeout_ms}.")
     if name == "z3":
         from symcomp.logic.prover_z3 import Z3Prover
 
-        return Z3Prover(timeout_ms=timeout_ms)
+        return Z3Prover(rlimit=rlimit, timeout_ms=timeout_ms)
     if name == "eprover":
         from symcomp.logic.prover_e import EProver
 
-        return EProver(timeout_ms=timeout_ms)
+        return EProver(rlimit=rlimit, timeout_ms=timeout_ms)
     raise SymcompError(
         f"unknown prover {name!r}{did_you_mean(name, PROVERS)}; provers: {', '.join(PROVERS)}."
     )

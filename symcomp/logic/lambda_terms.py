@@ -69,6 +69,13 @@ class LambdaLexicon:
     combinators: Mapping[str, Value]
     source: str
 
+    def with_words(self, extra: Mapping[str, Value]) -> LambdaLexicon:
+        """This lexicon with more word values (made in Python, e.g. counting quantifiers)."""
+        twice = sorted(set(extra) & set(self.words))
+        if twice:
+            raise GrammarError(f"{self.source}: {twice} are defined twice; keep one entry each.")
+        return LambdaLexicon({**self.words, **extra}, self.combinators, self.source)
+
     @classmethod
     def from_text(cls, text: str, *, source: str) -> LambdaLexicon:
         """Parse a lexicon file's text; errors name ``source`` and the line."""
@@ -201,14 +208,46 @@ def evaluate(term: LambdaTerm, env: Mapping[str, Value] | None = None) -> Value:
     if kind == "not":
         return ("not", _formula(evaluate(term[1], env)))
     if kind in ("and", "or"):
-        parts: list[Formula] = []
-        for part in term[1]:
-            value = _formula(evaluate(part, env))
-            parts.extend(value[1] if value[0] == kind else (value,))
-        return (kind, tuple(parts))
+        return junction(kind, [_formula(evaluate(part, env)) for part in term[1]])
     if kind == "eq":
         return ("eq", _term(evaluate(term[1], env)), _term(evaluate(term[2], env)))
     return (kind, _formula(evaluate(term[1], env)), _formula(evaluate(term[2], env)))
+
+
+def junction(kind: str, parts: Iterable[Formula]) -> Formula:
+    """``and``/``or`` of ``parts``, flattened; a conjunct ``t = t`` is true and dropped (so
+    ``λx.(x = x)`` can stand for "any thing")."""
+    flat: list[Formula] = []
+    for part in parts:
+        flat.extend(part[1] if part[0] == kind else (part,))
+    if kind == "and":
+        kept = [part for part in flat if not (part[0] == "eq" and part[1] == part[2])]
+        flat = kept or flat[:1]
+        if len(flat) == 1:
+            return flat[0]
+    return (kind, tuple(flat))
+
+
+def counting(n: int) -> Value:
+    """The quantifier "at least n": λP.λQ.count(n, x, P(x) ∧ Q(x)) (see :mod:`symcomp.logic.fol`).
+
+    >>> dog, ran = (lambda x: ("pred", "dog", (x,))), (lambda x: ("pred", "ran", (x,)))
+    >>> to_formula(apply(apply(counting(3), dog), ran))[:3]
+    ('count', 3, 'x1')
+    """
+
+    def restrictor(first: Value) -> Value:
+        def scope(second: Value) -> Formula:
+            name = f"v{next(_fresh)}"
+            variable = ("var", name)
+            body = junction(
+                "and", [_formula(apply(first, variable)), _formula(apply(second, variable))]
+            )
+            return ("count", n, name, body)
+
+        return scope
+
+    return restrictor
 
 
 def _closure(name: str, body: LambdaTerm, env: Mapping[str, Value]) -> Callable[[Value], Value]:

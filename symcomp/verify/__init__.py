@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs, chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
-from symcomp.logic.prover import DEFAULT_TIMEOUT_MS
+from symcomp.logic.prover import DEFAULT_RLIMIT
 from symcomp.verify.rows import Row
 
 CHUNK = 100
@@ -55,9 +55,10 @@ class VerifyOptions:
     """Options a checker may use (a recomputation checker ignores the prover ones)."""
 
     prover: str = "z3"
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    rlimit: int = DEFAULT_RLIMIT  # deterministic work budget per row (z3 resource units)
     labels: str = "auto"
     cross_check: str | None = None
+    timeout_ms: int | None = None  # optional wall-clock safety net (machine-dependent)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class Check:
 class Checker(Protocol):
     """Checks rows of one language's data."""
 
-    name: str  # shown in the report, e.g. "z3 prover (timeout 5000 ms)"
+    name: str  # shown in the report, e.g. "z3 prover (rlimit 10,000,000 units per pair)"
     columns: tuple[str, ...]  # column order of a TSV without header
 
     def check(self, row: Row, *, cross_check: bool = False) -> Check:
@@ -226,4 +227,23 @@ def _check_chunk(chunk: list[tuple[int, Row, bool]]) -> list[Check]:
     if checker is None:
         checker = state["make_checker"]()
         state["checker"] = checker
-    return [checker.check(row, cross_check=cross) for _index, row, cross in chunk]
+    return [_check_one(checker, row, cross) for _index, row, cross in chunk]
+
+
+def _check_one(checker: Checker, row: Row, cross: bool) -> Check:
+    """The checker's verdict; a failure inside the checker becomes an invalid row.
+
+    Checkers must not raise for a bad row; this is the last line of defence, so that one
+    row can never stop a run (deep nesting, a bug in a third-party checker ...).
+    """
+    try:
+        return checker.check(row, cross_check=cross)
+    except SymcompError as error:
+        return invalid(row, str(error))
+    except RecursionError:
+        return invalid(row, "the row nests too deeply to check (Python's recursion limit)")
+    except Exception as error:
+        return invalid(
+            row,
+            f"the checker failed on this row ({type(error).__name__}: {error}); please report it",
+        )

@@ -6,7 +6,9 @@ data gives the same report byte for byte.
 
 Exit codes (DESIGN.md): 0 every row agrees; 1 a row disagrees (or a cross-check does; with
 ``strict``, an unknown counts too); 2 bad input: a row is invalid (bad JSON, missing
-column, unknown label) or, unless ``allow_unparsable``, not in the language.
+column, unknown label) or, unless ``allow_unparsable``, not in the language; also 2 when no
+row at all was verified (every row unparsable, invalid or unknown). Texts and messages longer
+than :data:`MAX_SHOWN` characters are shortened in reports.
 
 >>> from symcomp.verify import Check, Status
 >>> report = Report(source="d.jsonl", language="scan", checker="recomputation")
@@ -45,6 +47,18 @@ SECTIONS = (
 )
 GROUP_ORDER = ("label", "depth")
 PROGRESS_STEP = 100
+MAX_SHOWN = 500  # characters of a text or message line shown in a report
+
+
+def shorten(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was.
+
+    >>> shorten("abcdef", limit=3)
+    'abc... (6 characters in all)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters in all)"
 
 
 @dataclass
@@ -83,9 +97,16 @@ class Report:
             self.add(check)
         return self
 
+    @property
+    def verified(self) -> int:
+        """Rows the checker decided: they agree or disagree."""
+        return self.counts[Status.AGREE] + self.counts[Status.DISAGREE]
+
     def exit_code(self, *, strict: bool = False, allow_unparsable: bool = False) -> int:
         """0 all agree, 1 disagreements, 2 bad input (see the module docstring)."""
         if self.counts[Status.INVALID] or (self.counts[Status.UNPARSABLE] and not allow_unparsable):
+            return EXIT_BAD_INPUT
+        if self.verified == 0:
             return EXIT_BAD_INPUT
         unknown = self.counts[Status.UNKNOWN] + self.cross["unknown"]
         if self.counts[Status.DISAGREE] or self.cross["disagree"] or (strict and unknown):
@@ -100,7 +121,11 @@ class Report:
             "language": self.language,
             "checker": self.checker,
             "options": dict(self.options),
-            "summary": {"rows": self.rows, **{s.value: self.counts[s.value] for s in Status}},
+            "summary": {
+                "rows": self.rows,
+                "verified": self.verified,
+                **{s.value: self.counts[s.value] for s in Status},
+            },
             "groups": {
                 name: {value: dict(counts) for value, counts in _sorted_values(values)}
                 for name, values in self.groups.items()
@@ -133,6 +158,8 @@ class Report:
         if self.cross_problems:
             lines += ["", f"cross-check differences ({len(self.cross_problems):,}):"]
             lines += _listing(self.cross_problems, max_listed, cross=True)
+        if self.rows and self.verified == 0:
+            lines += ["", "no row was verified: every row is unparsable, invalid or unknown."]
         return "\n".join(lines)
 
     def _summary(self) -> list[str]:
@@ -182,17 +209,17 @@ def _listing(checks: list[Check], max_listed: int, cross: bool = False) -> list[
 def _describe(check: Check, cross: bool) -> list[str]:
     head = f"  line {check.line}  id {check.id}"
     if check.status in (Status.DISAGREE, Status.UNKNOWN) or cross:
-        head += f"  expected {check.expected or '-'}, found {check.found or '-'}"
+        head += f"  expected {shorten(check.expected, 80) or '-'}, found {check.found or '-'}"
     if cross and check.cross is not None:
         head += f", {check.cross.prover} found {check.cross.found}"
     lines = [head]
     width = max((len(role) for role, _text in check.texts), default=0) + 1
-    lines += [f"    {role + ':':<{width}} {text}" for role, text in check.texts]
+    lines += [f"    {role + ':':<{width}} {shorten(text)}" for role, text in check.texts]
     if check.evidence:
         lines.append(f"    {'used:':<{width}} {', '.join(check.evidence)}")
     message = check.message or (check.cross.reason if cross and check.cross else "")
     if message:
-        lines += ["    " + line for line in message.splitlines()]
+        lines += ["    " + shorten(line) for line in message.splitlines()]
     return lines
 
 
@@ -203,8 +230,8 @@ def _check_json(check: Check) -> dict[str, Any]:
         "status": check.status.value,
         "expected": check.expected,
         "found": check.found,
-        "texts": dict(check.texts),
-        "message": check.message,
+        "texts": {role: shorten(text) for role, text in check.texts},
+        "message": "\n".join(shorten(line) for line in check.message.splitlines()),
         "used": list(check.evidence),
     }
     if check.cross is not None:

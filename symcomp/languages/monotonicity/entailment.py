@@ -9,13 +9,14 @@ Label vocabularies map the words found in data to gold classes:
     as ``auto``, but neutral and contradiction mean non-entailment (MED, and the MultiNLI
     files of Yanaka et al., write ``neutral`` for every non-entailment).
 ``WORD=CLASS,...``
-    your own words; a class is entailment, non-entailment, neutral or contradiction.
+    your own words added to ``auto`` (or to a preset named first: ``two-way,maybe=neutral``);
+    a class is entailment, non-entailment, neutral or contradiction.
 
 A gold ``non-entailment`` agrees with a NEUTRAL or a CONTRADICTION verdict; the other
 classes agree with the verdict of the same name.
 
->>> labels = parse_labels("yes=entailment,unk=non-entailment")
->>> agrees(labels["unk"], Label.NEUTRAL), agrees(labels["yes"], Label.NEUTRAL)
+>>> labels = parse_labels("maybe=non-entailment")
+>>> agrees(labels["maybe"], Label.NEUTRAL), agrees(labels["entailment"], Label.NEUTRAL)
 (True, False)
 """
 
@@ -27,7 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from symcomp._util import did_you_mean
-from symcomp.errors import ParseError, SymcompError
+from symcomp.errors import ParseError, SemanticsError, SymcompError
 from symcomp.logic.backends import make_prover
 from symcomp.logic.fol import Formula
 from symcomp.logic.prover import Label, Problem
@@ -42,6 +43,7 @@ HYPOTHESIS_KEYS = ("hypothesis", "sentence2")
 LABEL_KEYS = ("label", "gold_label", "output")
 ID_KEYS = ("id", "pairID", "pair_id", "promptID", "index")
 MEANING_CACHE = 20_000
+MAX_SENTENCE_CHARS = 2_000  # about 80 nested relative clauses; deeper ones exhaust recursion
 
 
 class Gold(enum.StrEnum):
@@ -72,18 +74,21 @@ PRESETS: dict[str, dict[str, Gold]] = {"auto": AUTO, "two-way": TWO_WAY}
 
 
 def parse_labels(spec: str) -> dict[str, Gold]:
-    """The word → class mapping of a ``--labels`` value (see the module docstring)."""
-    if spec in PRESETS:
-        return dict(PRESETS[spec])
-    mapping: dict[str, Gold] = {}
-    for part in spec.split(","):
+    """The word → class mapping of a ``labels`` value (see the module docstring)."""
+    mapping: dict[str, Gold] = dict(AUTO)
+    classes = [gold.value for gold in Gold]
+    for number, part in enumerate(spec.split(",")):
+        if number == 0 and part.strip() in PRESETS:
+            mapping = dict(PRESETS[part.strip()])
+            continue
         word, equals, name = part.partition("=")
-        classes = [gold.value for gold in Gold]
         if not equals or not word.strip() or name.strip().lower() not in classes:
+            presets = " or ".join(PRESETS)
             raise SymcompError(
-                f"`labels` {spec!r}: cannot read {part.strip()!r}; give auto, two-way, or "
-                f"WORD=CLASS pairs separated by commas, where CLASS is one of "
-                f"{', '.join(classes)}{did_you_mean(name.strip(), classes) if equals else ''}."
+                f"`labels` {spec!r}: cannot read {part.strip()!r}; give {presets}, WORD=CLASS "
+                f"pairs separated by commas (they extend auto), or a preset followed by pairs, "
+                f"where CLASS is one of {', '.join(classes)}"
+                f"{did_you_mean(name.strip(), classes) if equals else ''}."
             )
         mapping[word.strip().lower()] = Gold(name.strip().lower())
     return mapping
@@ -124,13 +129,15 @@ class EntailmentChecker:
         self.language = language
         self.axioms = axioms
         self.labels = parse_labels(options.labels)
-        self.prover = make_prover(options.prover, timeout_ms=options.timeout_ms)
+        rlimit, timeout_ms = options.rlimit, options.timeout_ms
+        self.prover = make_prover(options.prover, rlimit=rlimit, timeout_ms=timeout_ms)
         self.second = (
-            make_prover(options.cross_check, timeout_ms=options.timeout_ms)
+            make_prover(options.cross_check, rlimit=rlimit, timeout_ms=timeout_ms)
             if options.cross_check
             else None
         )
-        self.name = f"{options.prover} prover (timeout {options.timeout_ms} ms per pair)"
+        safety = f", safety net {options.timeout_ms} ms" if options.timeout_ms else ""
+        self.name = f"{options.prover} prover (rlimit {options.rlimit:,} units per pair{safety})"
         self._meanings: dict[str, Formula] = {}
 
     def meaning(self, sentence: str) -> Formula:
@@ -142,6 +149,22 @@ class EntailmentChecker:
             found = self.language.meaning(sentence)
             self._meanings[sentence] = found
         return found
+
+    def _meaning(self, text: str) -> Formula:
+        """:meth:`meaning`, with over-long and too deeply nested sentences as parse errors."""
+        if len(text) > MAX_SENTENCE_CHARS:
+            raise ParseError(
+                f"the sentence has {len(text):,} characters; sentences of up to "
+                f"{MAX_SENTENCE_CHARS:,} characters are read"
+            )
+        try:
+            return self.meaning(text)
+        except (RecursionError, SemanticsError) as error:
+            if isinstance(error, SemanticsError) and "RecursionError" not in str(error):
+                raise
+            raise ParseError(
+                "the sentence nests too deeply to interpret (Python's recursion limit)"
+            ) from None
 
     def check(self, row: Row, *, cross_check: bool = False) -> Check:
         if row.error:
@@ -167,7 +190,7 @@ class EntailmentChecker:
         formulas = []
         for role, text in texts:
             try:
-                formulas.append(self.meaning(text))
+                formulas.append(self._meaning(text))
             except ParseError as error:
                 return _replace(base, status=Status.UNPARSABLE, message=f"{role}: {error}")
         problem = Problem((("premise", formulas[0]),), formulas[1], self.axioms)

@@ -37,6 +37,7 @@ NAME = "monotonicity"
 LEXICON = "monotonicity/lexicon.txt"
 AXIOMS = "monotonicity/axioms.txt"
 NOUN_TERMINALS = ("N_SG", "N_PL")
+NUMERAL_TERMINALS = ("Q_SINGULAR", "Q_PLURAL", "Q_NUMERAL")  # numerals.py gives their meanings
 
 
 class MonotonicitySemantics(Semantics):
@@ -47,21 +48,25 @@ class MonotonicitySemantics(Semantics):
     The lexicon is read on first use, so building the language stays cheap.
     """
 
-    def __init__(self, nouns: Iterable[str], lexicon: str = LEXICON) -> None:
+    def __init__(
+        self, nouns: Iterable[str], lexicon: str = LEXICON, numerals: Iterable[str] = ()
+    ) -> None:
         super().__init__()
         self.nouns = frozenset(nouns)  # the heads of `nom_sg` / `nom_pl`
+        self.numerals = tuple(numerals)  # quantifier words; numerals.py gives their meanings
         self.lexicon_path = lexicon
         self._lexicon: LambdaLexicon | None = None
 
     @property
     def lexicon(self) -> LambdaLexicon:
         if self._lexicon is None:
+            from symcomp.languages.monotonicity.numerals import numeral_values
             from symcomp.logic.lambda_terms import LambdaLexicon
 
             resource = prover_file(self.lexicon_path)
-            self._lexicon = LambdaLexicon.from_text(
-                resource.read_text(encoding="utf-8"), source=str(resource)
-            )
+            text = resource.read_text(encoding="utf-8")
+            lexicon = LambdaLexicon.from_text(text, source=str(resource))
+            self._lexicon = lexicon.with_words(numeral_values(self.numerals))
         return self._lexicon
 
     def term(self, child: Any) -> Value:
@@ -106,6 +111,21 @@ class MonotonicitySemantics(Semantics):
     def transitive(self, children: list[Any]) -> Value:
         return self.combine("transitive", children)
 
+    def negated_transitive(self, children: list[Any]) -> Value:
+        return self.combine("negated_transitive", children)
+
+    def not_the_case(self, children: list[Any]) -> Value:
+        return self.combine("not_the_case", children)
+
+    def conditional(self, children: list[Any]) -> Value:
+        return self.combine("conditional", children)
+
+    def comma_conditional(self, children: list[Any]) -> Value:
+        return self.combine("comma_conditional", children)
+
+    def bare_conditional(self, children: list[Any]) -> Value:
+        return self.combine("bare_conditional", children)
+
     # -- noun phrases ----------------------------------------------------------------------
 
     def np_singular(self, children: list[Any]) -> Value:
@@ -116,6 +136,12 @@ class MonotonicitySemantics(Semantics):
 
     def np_plural_only(self, children: list[Any]) -> Value:
         return self.combine("np_plural_only", children)
+
+    def np_singular_only(self, children: list[Any]) -> Value:
+        return self.combine("np_singular_only", children)
+
+    def np_numeral(self, children: list[Any]) -> Value:
+        return self.combine("np_numeral", children)
 
     def nom_sg(self, children: list[Any]) -> Value:
         return self._nominal(children)
@@ -141,10 +167,22 @@ class MonotonicitySemantics(Semantics):
 
     # -- verb phrases ----------------------------------------------------------------------
 
-    def vp(self, children: list[Any]) -> Value:
+    def affirmative(self, children: list[Any]) -> Value:
         return self.modify(children[0], children[1:])
 
+    def negated(self, children: list[Any]) -> Value:
+        """``did not`` applied to the modified base predicate: ¬(run ∧ slowly)."""
+        from symcomp.logic.lambda_terms import apply
+
+        return apply(self.term(children[0]), self.modify(children[1], children[2:]))
+
+    def copula(self, children: list[Any]) -> Value:
+        return self.combine("copula", children)
+
     def verb(self, children: list[Any]) -> Value:
+        return self.term(children[0])
+
+    def base_verb(self, children: list[Any]) -> Value:
         return self.term(children[0])
 
     def disjunction(self, children: list[Any]) -> Value:
@@ -152,6 +190,27 @@ class MonotonicitySemantics(Semantics):
 
     def conjunction(self, children: list[Any]) -> Value:
         return self.combine("conjunction", children)
+
+    def base_disjunction(self, children: list[Any]) -> Value:
+        return self.combine("base_disjunction", children)
+
+    def base_conjunction(self, children: list[Any]) -> Value:
+        return self.combine("base_conjunction", children)
+
+    # -- copula complements ----------------------------------------------------------------
+
+    def adjective_complement(self, children: list[Any]) -> Value:
+        return self.combine("adjective_complement", children)
+
+    def place_complement(self, children: list[Any]) -> Value:
+        return self.combine("place_complement", children)
+
+    def singular_complement(self, children: list[Any]) -> Value:
+        """``a dog``: the article adds nothing to the predicate."""
+        return self.term(children[-1])
+
+    def plural_complement(self, children: list[Any]) -> Value:
+        return self.term(children[0])
 
     def render(self, meaning: Any) -> str:
         return to_text(meaning)
@@ -211,7 +270,13 @@ def write_pair_pool(
             f"{'is' if len(unsupported) <= 1 else 'are'} not supported."
         )
     max_depth = spec.max_depth or language.grammar.sidecar.max_depth or 5
-    pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, max_depth + 1)))
+    pairs = PairSpec(
+        n=spec.n,
+        seed=spec.seed,
+        depths=tuple(range(1, max_depth + 1)),
+        profile=spec.profile or "symcomp",
+    )
+    pairs.check()
     return write_pairs(
         out,
         pairs,
@@ -235,4 +300,6 @@ def build() -> MonotonicityLanguage:
     """The ``monotonicity`` language from the packaged grammar."""
     grammar = load_grammar(NAME, NAME)
     nouns = [word for terminal in NOUN_TERMINALS for word in grammar.sidecar.lexicon[terminal]]
-    return MonotonicityLanguage(NAME, grammar, MonotonicitySemantics(nouns))
+    lexicon = grammar.sidecar.lexicon
+    numerals = [word for terminal in NUMERAL_TERMINALS for word in lexicon[terminal]]
+    return MonotonicityLanguage(NAME, grammar, MonotonicitySemantics(nouns, numerals=numerals))

@@ -69,6 +69,22 @@ ADJECTIVES = ("small", "large", "crazy", "polite", "wild")
 PLACES = ("in the area", "on the ground", "at the park", "near the shore", "around the island")
 ADVERBS = ("slowly", "quickly", "seriously", "suddenly", "lazily")
 RELATIVE_PHRASES = ("ate dinner", "liked flowers", "hated the sun", "stayed up late")
+# The rest of the published scripts' vocabulary: cfg_simple_obj.pl's nouns and verbs,
+# develop.py's verb hypernyms (r1 on the verb at depth 1), develop_obj.py's PPs, format.py's
+# fronted PPs ("In the isrand" is its typo, read as "in the island"), cfg_complex.pl's verbs.
+OBJECT_NOUNS = {"bird": "birds", "horse": "horses", "giraffe": "giraffes"}
+OBJECT_TRANSITIVE_VERBS = ("comforted", "liked")
+VERB_HYPERNYMS = ("moved", "worked", "existed")
+OTHER_VERBS = ("slept", "waited", "changed")  # cfg_complex.pl, cfg_simple_obj.pl, the axioms
+OBJECT_PLACES = ("in the park", "in the island")
+FRONTED_PLACES = (
+    "in the island",
+    "on the shore",
+    "at the shore",
+    "near the island",
+    "around the shore",
+)
+PUBLISHED_TYPOS = {"in the isrand": "in the island"}
 EMBEDDINGS = ("subject", "object", "reduced")  # which kissed NP | which NP kissed | NP kissed
 
 GENERAL, SPECIFIC = "general", "specific"
@@ -325,7 +341,8 @@ def apply_replacement(
     """
     phenomenon = PHENOMENA[code]
     wanted = "scope" if position.kind == "scope" else "restrictor"
-    if wanted not in phenomenon.positions:
+    verb_hypernym = code == "r1" and item in VERB_HYPERNYMS
+    if wanted not in phenomenon.positions and not (wanted == "scope" and verb_hypernym):
         raise GenerationError(f"{code} ({phenomenon.name}) does not apply in {wanted} position.")
     if position.kind == "scope":
         if sentence.predicate is None:
@@ -355,6 +372,8 @@ def _change_np(np: NounPhrase, code: str, item: str | tuple[str, str]) -> NounPh
 
 
 def _change_vp(vp: VerbPhrase, code: str, item: str | tuple[str, str]) -> VerbPhrase:
+    if code == "r1" and isinstance(item, str) and item in VERB_HYPERNYMS:
+        return replace(vp, verb=item)  # the paper's depth-0 verb hypernyms (develop.py)
     if code == "r3" and isinstance(item, str):
         return replace(vp, place=item)
     if code == "r5" and isinstance(item, str):

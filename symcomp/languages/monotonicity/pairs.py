@@ -24,7 +24,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,6 +51,7 @@ from symcomp.languages.monotonicity.lexicon import (
     RELATIVE_PHRASES,
     SECOND_VERBS,
     TRANSITIVE_VERBS,
+    VERB_HYPERNYMS,
     WH_WORDS,
     Embedding,
     NounPhrase,
@@ -71,6 +72,9 @@ from symcomp.version import __version__
 FORMAT = "symcomp.nli.entailment-pool/1"
 SEPARATOR = " ||| "  # between premise and hypothesis in a record's `input`
 VARIANT_WEIGHTS = {"plain": 0.55, "adverb_first": 0.15, "place_first": 0.15, "object": 0.15}
+PROFILES = ("symcomp", "paper")
+PAPER_DEEP_PHENOMENA = ("r1", "r2", "r3", "r4")  # the published scripts' depth >= 1 edits
+PAPER_OBJECT_SUBJECT = "some"  # cfg_simple_obj.pl: det_up, the only subject determiner
 POLARITIES = ("up", "down")
 MAX_ATTEMPTS_PER_PAIR = 10_000
 
@@ -91,6 +95,13 @@ class PairSpec:
         Variant → weight (plain, adverb_first, place_first, object).
     phenomena : tuple of str
         Replacement functions to use (r1..r7).
+    profile : str
+        ``symcomp`` (the default, richer): every variant and replacement at every depth and
+        position. ``paper``: as the published scripts of Yanaka et al. (2020) make data;
+        at depths >= 2 only plain sentences, only r1-r4, only at the deepest noun; the object
+        variant only at depth 1, with the subject ``some`` and a singular noun; ``no`` and
+        ``some`` with singular nouns; r1 also replaces the verb at depth 1 (by ``moved``,
+        ``worked`` or ``existed``).
     """
 
     n: int
@@ -98,8 +109,13 @@ class PairSpec:
     depths: tuple[int, ...] = (1, 2, 3, 4, 5)
     variants: Mapping[str, float] = field(default_factory=lambda: dict(VARIANT_WEIGHTS))
     phenomena: tuple[str, ...] = tuple(PHENOMENA)
+    profile: str = "symcomp"
 
     def check(self) -> None:
+        if self.profile not in PROFILES:
+            raise GenerationError(
+                f"`profile` must be one of {', '.join(PROFILES)}, got {self.profile!r}."
+            )
         if self.n < 2 or self.n % 2:
             raise GenerationError(
                 f"`n` must be an even number of at least 2 (every pair comes with its reverse), "
@@ -120,13 +136,16 @@ class PairSpec:
             )
 
     def describe(self) -> dict[str, Any]:
-        return {
+        described = {
             "n": self.n,
             "seed": self.seed,
             "depths": list(self.depths),
             "variants": dict(self.variants),
             "phenomena": list(self.phenomena),
         }
+        if self.profile != "symcomp":  # the default profile's manifests stay as they were
+            described["profile"] = self.profile
+        return described
 
 
 @dataclass(frozen=True)
@@ -238,20 +257,30 @@ def draw_pair(
 
     The pair may repeat an earlier one; the caller rejects duplicates.
     """
+    paper = spec.profile == "paper"
     variant = _weighted(rng, spec.variants)
+    if paper and depth_ >= 2:
+        variant = "plain"  # the published scripts embed plain sentences only
     allowed = [
         code
         for code in spec.phenomena
-        if variant != "object" or "restrictor" in PHENOMENA[code].positions
+        if (variant != "object" or "restrictor" in PHENOMENA[code].positions)
+        and not (paper and depth_ >= 2 and code not in PAPER_DEEP_PHENOMENA)
     ]
     if not allowed:
         raise GenerationError(f"no phenomenon of {list(spec.phenomena)} applies to {variant}.")
     code = choice(rng, allowed)
     phenomenon = PHENOMENA[code]
-    position = _position(phenomenon.positions, variant, depth_, rng)
+    kinds = phenomenon.positions
+    if paper and code == "r1" and variant != "object" and depth_ == 1:
+        kinds = ("restrictor", "scope")  # develop.py: verb hypernyms at depth 0
+    if paper and depth_ >= 2:
+        position = Position("subject", depth_ - 1)  # the deepest noun
+    else:
+        position = _position(kinds, variant, depth_, rng)
     premise = _skeleton(depth_, variant, rng)
-    premise = _quantify(premise, position, polarity_, rng, stats)
-    front, item = _front_and_item(variant, code, rng)
+    premise = _quantify(premise, position, polarity_, rng, stats, paper=paper)
+    front, item = _front_and_item(variant, code, rng, verb=position.kind == "scope")
     premise = Sentence(premise.subject, premise.predicate, premise.verb, premise.object, front)
     hypothesis = apply_replacement(premise, position, code, item)
     if repeated_words(premise) or repeated_words(hypothesis):
@@ -313,34 +342,46 @@ def _skeleton(depth_: int, variant: str, rng: random.Random) -> Sentence:
 
 
 def _quantify(
-    sentence: Sentence, position: Position, polarity_: str, rng: random.Random, stats: PairStats
+    sentence: Sentence,
+    position: Position,
+    polarity_: str,
+    rng: random.Random,
+    stats: PairStats,
+    *,
+    paper: bool = False,
 ) -> Sentence:
     """Quantifiers drawn uniformly among the tuples that give ``position`` the polarity."""
     for _ in range(MAX_ATTEMPTS_PER_PAIR):
-        quantified = _with_quantifiers(sentence, rng)
+        quantified = _with_quantifiers(sentence, rng, paper=paper)
         if polarity(quantified, position) == polarity_:
             return quantified
         stats.rejected["quantifiers_redrawn_for_polarity"] += 1
     raise GenerationError(f"no quantifiers give polarity {polarity_} at {position}.")
 
 
-def _with_quantifiers(sentence: Sentence, rng: random.Random) -> Sentence:
+def _with_quantifiers(sentence: Sentence, rng: random.Random, *, paper: bool = False) -> Sentence:
     def fill(np: NounPhrase) -> NounPhrase:
         inner = None
         if np.embedding is not None:
             e = np.embedding
             inner = Embedding(e.kind, e.verb, fill(e.np), e.wh)
         quantifier = choice(rng, QUANTIFIERS)
-        plural = rng.random() < 0.5 if quantifier in EITHER_NUMBER else True
+        if paper:  # cfg_simple.pl: `no` and `some` are singular, the others plural
+            plural = quantifier not in EITHER_NUMBER
+        else:
+            plural = rng.random() < 0.5 if quantifier in EITHER_NUMBER else True
         return NounPhrase(quantifier, np.noun, plural, embedding=inner)
 
-    subject = fill(sentence.subject)
+    if paper and sentence.object is not None:
+        subject = replace(sentence.subject, quantifier=PAPER_OBJECT_SUBJECT, plural=False)
+    else:
+        subject = fill(sentence.subject)
     obj = fill(sentence.object) if sentence.object is not None else None
     return Sentence(subject, sentence.predicate, sentence.verb, obj, sentence.front)
 
 
 def _front_and_item(
-    variant: str, code: str, rng: random.Random
+    variant: str, code: str, rng: random.Random, *, verb: bool = False
 ) -> tuple[str | None, str | tuple[str, str]]:
     """The fronted adverb or place (if any) and the word the replacement inserts (distinct)."""
     front = None
@@ -358,6 +399,8 @@ def _front_and_item(
     }
     if code == "r4":
         return front, (choice(rng, WH_WORDS), choice(rng, RELATIVE_PHRASES))
+    if code == "r1" and verb:
+        return front, choice(rng, VERB_HYPERNYMS)
     options = [word for word in choices[code] if word != front]
     return front, choice(rng, options)
 

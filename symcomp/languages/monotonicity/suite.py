@@ -18,6 +18,20 @@ protocol-II (systematicity of embedding quantifiers)
     out the quantifier combinations (q1, q2) with (index(q1) + index(q2)) mod folds = r;
     training has the other combinations and every depth-1 plain pair, so each quantifier is
     seen in both roles.
+protocol-I with ``profile`` paper (format.py of the published scripts)
+    Over the plain depth-1 pairs. The first training set holds one quantifier (``several``
+    or ``no``) with every replacement, plus every quantifier with one replacement (the
+    anchor: r1, the paper's ``lex``, or r3, its ``pp``). Then the dual groups {at least
+    three, at most three}, {less than three, more than three}, {a few, few} are added one
+    at a time, in the two orders of format.py ((at, than, few) and (few, at, than)). The
+    test set is every pair whose quantifier is not yet trained and whose replacement is not
+    the anchor, in plain, adverb-first and PP-first sentences (format.py prefixes a fronted
+    adverb or PP to its test sets).
+protocol-II with ``profile`` paper
+    Depth-2 plain pairs replaced at the embedded noun. The (upward, downward) dual pairs of
+    quantifiers are added to training one at a time, in a seeded order: step k trains on
+    every depth-1 plain pair and every depth-2 pair whose two quantifiers both lie in the
+    first k dual pairs, and tests every depth-2 pair with a combination not yet trained.
 protocol-III (productivity)
     For i = 0..D-2: train on depths <= i+1, test on the deeper ones.
 protocol-IV (localism)
@@ -47,6 +61,22 @@ from symcomp.suites.folder import SuiteWriter
 
 PROTOCOLS = ("I", "II", "III", "IV")
 VARIANTS = ("plain", "adverb_first", "place_first", "object")
+PAPER_FIRST = ("several", "no")  # format.py: sample_lex1_1 (".empty") and sample_lex1_2 ("No ")
+PAPER_ANCHORS = ("r1", "r3")  # format.py: lex and pp
+PAPER_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("at least three", "at most three"),
+    ("less than three", "more than three"),
+    ("a few", "few"),
+)
+PAPER_ORDERS = ((0, 1, 2), (2, 0, 1))  # format.py's "_1" and "_2" files
+PAPER_TEST_VARIANTS = ("plain", "adverb_first", "place_first")
+# (upward, downward) pairs that deny each other; `several` has no downward twin and comes last
+PAPER_DUAL_PAIRS: tuple[tuple[str, ...], ...] = (
+    ("some", "no"),
+    ("a few", "few"),
+    ("at least three", "less than three"),
+    ("more than three", "at most three"),
+)
 QUANTIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
     ("several",),
     ("some", "no"),
@@ -90,6 +120,12 @@ class MonotonicitySuiteSpec:
     dev_fraction: float = 0.05
     localism_test_fraction: float = 0.1
     export: bool = option(False, "Write .tsv/.src/.tgt files per split.")
+    profile: str = option(
+        "symcomp",
+        "How pairs are drawn and protocols I and II split: symcomp (richer) or paper (as the "
+        "published scripts of Yanaka et al. 2020; see docs/monotonicity.md).",
+        choices=("symcomp", "paper"),
+    )
 
     def __post_init__(self) -> None:
         if "all" in self.protocols:  # the frozen dataclass's own normalisation
@@ -196,7 +232,12 @@ def _pool(spec: MonotonicitySuiteSpec, version: str) -> tuple[list[Record], dict
             )
         return records, {"source": str(spec.pool), "pairs": len(records)}
     stats = PairStats()
-    pairs = PairSpec(n=spec.n, seed=spec.seed, depths=tuple(range(1, spec.max_depth + 1)))
+    pairs = PairSpec(
+        n=spec.n,
+        seed=spec.seed,
+        depths=tuple(range(1, spec.max_depth + 1)),
+        profile=spec.profile,
+    )
     records = [pair.record("monotonicity", version) for pair in iter_pairs(pairs, stats)]
     return records, {"generated": pairs.describe(), "filters": stats.describe()}
 
@@ -206,6 +247,8 @@ def protocol_splits(
 ) -> Iterator[ProtocolSplit]:
     """Every split of the requested protocols, in protocol order."""
     builders = {"I": protocol_one, "II": protocol_two, "III": protocol_three, "IV": protocol_four}
+    if spec.profile == "paper":
+        builders |= {"I": paper_protocol_one, "II": paper_protocol_two}
     for protocol in PROTOCOLS:
         if protocol in spec.protocols:
             yield from builders[protocol](records, spec)
@@ -392,4 +435,100 @@ def protocol_four(
             Split.of(train, dev, test, meta),
             f"localism: train on depth {depth}, test on depths <= {depth} (held-out pairs of "
             f"depth {depth} and every shallower pair)",
+        )
+
+
+# -- the paper's protocols I and II (``profile`` paper) -------------------------------------------
+
+
+def paper_protocol_one(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
+    """Protocol I as format.py builds it (see the module docstring)."""
+    rng = rng_for(spec.seed, "protocol-I-paper")
+    by_variant: dict[str, list[int]] = defaultdict(list)
+    for index, record in enumerate(records):
+        meta = _meta(record)
+        if meta["depth"] == spec.systematicity_depth:
+            by_variant[meta["variant"]].append(index)
+
+    def quantifier(index: int) -> str:
+        return str(_meta(records[index])["path"][0])  # the subject's: format.py reads "No ..."
+
+    def phenomenon(index: int) -> str:
+        return str(_meta(records[index])["phenomenon"])
+
+    for first in PAPER_FIRST:
+        for anchor in PAPER_ANCHORS:
+            for number, order in enumerate(PAPER_ORDERS, start=1):
+                steps = [(first,)] + [PAPER_GROUPS[group] for group in order]
+                for k in range(1, len(steps) + 1):
+                    if k == 1 and number > 1:
+                        continue  # S1 is the same in both orders
+                    seen = {q for group in steps[:k] for q in group}
+                    train = [
+                        i
+                        for i in by_variant["plain"]
+                        if quantifier(i) in seen or phenomenon(i) == anchor
+                    ]
+                    train, dev = _holdout(records, train, spec.dev_fraction, rng)
+                    for variant in PAPER_TEST_VARIANTS:
+                        test = [
+                            i
+                            for i in by_variant[variant]
+                            if quantifier(i) not in seen and phenomenon(i) != anchor
+                        ]
+                        meta = {
+                            "protocol": "I",
+                            "profile": "paper",
+                            "first": first,
+                            "order": [list(group) for group in steps],
+                            "k": k,
+                            "seen_quantifiers": sorted(seen),
+                            "anchor": anchor,
+                            "test_variant": variant,
+                            "depth": spec.systematicity_depth,
+                        }
+                        label = f"order{number}/" if k > 1 else ""
+                        yield ProtocolSplit(
+                            f"protocol-I/{first.replace(' ', '-')}/{anchor}/{label}S{k}/{variant}",
+                            Split.of(train, dev, test, meta),
+                            f"systematicity of predicate replacements (the paper's): train on "
+                            f"{sorted(seen)} with every replacement and every quantifier with "
+                            f"{anchor}; test the other combinations ({variant} sentences)",
+                        )
+
+
+def paper_protocol_two(
+    records: Sequence[Record], spec: MonotonicitySuiteSpec
+) -> Iterator[ProtocolSplit]:
+    """Protocol II adding (upward, downward) quantifier pairs step by step."""
+    rng = rng_for(spec.seed, "protocol-II-paper")
+    singles, embedded = [], []
+    for index, record in enumerate(records):
+        meta = _meta(record)
+        if meta["variant"] != "plain":
+            continue
+        if meta["depth"] == 1:
+            singles.append(index)
+        elif meta["depth"] == 2 and meta["position"] == "subject" and meta["level"] == 1:
+            embedded.append(index)
+    combination = {i: tuple(str(q) for q in _meta(records[i])["path"][:2]) for i in embedded}
+    order = [*shuffled(rng, PAPER_DUAL_PAIRS), ("several",)]
+    for k in range(1, len(order)):
+        seen = {q for pair in order[:k] for q in pair}
+        trained = [i for i in embedded if set(combination[i]) <= seen]
+        test = [i for i in embedded if not set(combination[i]) <= seen]
+        train, dev = _holdout(records, sorted(singles + trained), spec.dev_fraction, rng)
+        meta = {
+            "protocol": "II",
+            "profile": "paper",
+            "step": k,
+            "trained_quantifiers": [list(pair) for pair in order[:k]],
+        }
+        yield ProtocolSplit(
+            f"protocol-II/step{k}",
+            Split.of(train, dev, test, meta),
+            f"systematicity of embedding quantifiers (the paper's): depth-2 pairs whose "
+            f"quantifiers lie in the first {k} (upward, downward) pairs are trained",
         )
