@@ -49,5 +49,5 @@ def test_hf_folder_loads_with_datasets_without_a_script(pool, tmp_path):
 def test_unknown_format_and_missing_pool(tmp_path, pool):
     with pytest.raises(DataError, match="unknown export format"):
         export(pool, "csv")
-    with pytest.raises(DataError, match=r"no manifest.json"):
+    with pytest.raises(DataError, match=r"no examples.jsonl"):
         export(tmp_path, "tsv")
