@@ -11,10 +11,12 @@ import click
 from symcomp.cli.app import (
     UserError,
     cli,
+    config_option,
     executor_options,
     jobs_from,
     language_argument,
     progress,
+    working,
 )
 
 
@@ -68,6 +70,7 @@ def languages(as_json: bool) -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
 @executor_options
+@config_option
 @click.pass_context
 def generate(
     ctx: click.Context,
@@ -190,7 +193,8 @@ def stats(pool: Path, as_json: bool) -> None:
     from symcomp.data.artifacts import read_examples
     from symcomp.data.stats import format_summary, summarize
 
-    summary = summarize(read_examples(pool))
+    with working(click.get_current_context(), "stats"):
+        summary = summarize(read_examples(pool))
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
