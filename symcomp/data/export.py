@@ -547,7 +547,9 @@ def _write_genbench(
         rows = [row for part in config.parts.values() for row in part]
         labels = label_names(str(r["label"]) for r in rows) if is_nli(rows) else None
         urls: dict[str, str] = {}
-        for part, records in config.parts.items():
+        # GenBench requires a test set: a whole pool is one
+        parts = {"test": rows} if source.unsplit else config.parts
+        for part, records in parts.items():
             if not records:
                 continue
             path = folder / f"{GENBENCH_SPLITS[part]}.jsonl"
