@@ -560,12 +560,12 @@ USAGE = [
     ("suite-out-is-file", ("suite", "scan", "--out", "{file}"), 2, "is a file"),
     ("suite-existing", ("suite", "scan", "--out", "{suite}", "--no-export"), 2, "--overwrite"),
     # evaluate
-    ("evaluate-nothing", ("evaluate", "{suite}"), 2, "either --model"),
+    ("evaluate-nothing", ("evaluate", "{suite}"), 2, "give one of --model"),
     (
         "evaluate-both",
         ("evaluate", "{suite}", "--model", "oracle", "--predictions", "{split.json}"),
         2,
-        "either --model",
+        "give one of --model",
     ),
     ("evaluate-unknown-model", ("evaluate", "{suite}", "--model", "orcale"), 2, "unknown model"),
     (
