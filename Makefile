@@ -28,6 +28,13 @@ demo: $(STAMP)
 	@echo "== SCAN: a maximum-compound-divergence split next to a random one (D_A atom, D_C compound divergence)"
 	$(BIN)/symcomp split dbca $(DEMO)/scan --seed 0 --rounds 1 --out $(DEMO)/scan/mcd.json --overwrite
 	$(BIN)/symcomp split random $(DEMO)/scan --seed 0 --out $(DEMO)/scan/random.json --overwrite
+	@echo "== from a split to a scored model: the MCD split as a suite, a tiny LSTM trained on it, its report card"
+	$(BIN)/symcomp suite from-splits $(DEMO)/scan $(DEMO)/scan/mcd.json --out $(DEMO)/scan-mcd --no-export --overwrite
+	$(BIN)/symcomp train $(DEMO)/scan-mcd/mcd --model lstms2s --preset tiny --set epochs=2 --set threads=1 --out $(DEMO)/scan-mcd-lstm --overwrite
+	$(BIN)/symcomp evaluate $(DEMO)/scan-mcd --model $(DEMO)/scan-mcd-lstm --threads 1
+	@echo "== the MCD split for Hugging Face datasets (a DatasetDict folder with a dataset card) and GenBench"
+	$(BIN)/symcomp export $(DEMO)/scan --split $(DEMO)/scan/mcd.json --format hf --out $(DEMO)/scan-hf --overwrite
+	$(BIN)/symcomp export $(DEMO)/scan-mcd --format genbench --out $(DEMO)/scan-genbench --overwrite
 	@echo "== PCFG-LET: 2,000 list-edit programs"
 	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
 	$(BIN)/symcomp stats $(DEMO)/pcfg-let

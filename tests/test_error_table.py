@@ -63,6 +63,14 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("suite", "scan", "--out", root / "suite", "--no-export")[0] == 0
     (root / "range.json").write_text(json.dumps({"trainIdxs": [0, 999], "testIdxs": [1]}))
     (root / "no-test.json").write_text(json.dumps({"trainIdxs": [0, 1], "testIdxs": []}))
+    (root / "no-test-key.json").write_text(json.dumps({"trainIdxs": [0, 1]}))
+    (root / "unknown-key.toml").write_text(
+        "[generate]\nsede = 3\n[split]\nsede = 3\n[train]\nsede = 3\n[evaluate]\nsede = 3\n"
+    )
+    (root / "unknown-table.toml").write_text("[genrate]\nn = 3\n")
+    (root / "top-key.toml").write_text("seed = 3\n")
+    (root / "broken.toml").write_text("[generate\n")
+    (root / "list.toml").write_text("[generate]\nseed = [1, 2]\n")
     (root / "file").write_text("a file where a folder belongs\n")
     mine = root / "mine"
     mine.mkdir()
@@ -759,6 +767,242 @@ USAGE = [
     ("reproduce-seed", ("reproduce", "coba", "--seed", "-1"), 2, "--seed"),
 ]
 
+SPLITS_AND_CONFIG = [
+    # export --split, export of a suite, suite from-splits
+    (
+        "export-split-other-pool",
+        ("export", "{pool}", "--split", "{pcfg-split.json}", "--format", "hf", "--out", "{root}/e"),
+        2,
+        "made for another pool",
+    ),
+    (
+        "export-split-empty-part",
+        ("export", "{pool}", "--split", "{no-test.json}", "--format", "tsv", "--out", "{root}/e"),
+        2,
+        "empty test part",
+    ),
+    (
+        "export-split-missing-part",
+        (
+            "export",
+            "{pool}",
+            "--split",
+            "{no-test-key.json}",
+            "--format",
+            "tsv",
+            "--out",
+            "{root}/e",
+        ),
+        2,
+        "missing testIdxs",
+    ),
+    (
+        "export-split-out-of-range",
+        (
+            "export",
+            "{pool}",
+            "--split",
+            "{range.json}",
+            "--format",
+            "genbench",
+            "--out",
+            "{root}/e",
+        ),
+        2,
+        "outside the pool",
+    ),
+    (
+        "export-split-missing-file",
+        ("export", "{pool}", "--split", "{root}/nowhere.json", "--format", "tsv"),
+        2,
+        "does not exist",
+    ),
+    (
+        "export-split-binary",
+        ("export", "{pool}", "--split", "{binary.dat}", "--format", "tsv", "--out", "{root}/e"),
+        2,
+        "binary.dat",
+    ),
+    (
+        "export-split-twice",
+        (
+            "export",
+            "{pool}",
+            "--split",
+            "{split.json}",
+            "--split",
+            "{split.json}",
+            "--format",
+            "tsv",
+            "--out",
+            "{root}/e",
+        ),
+        2,
+        "two splits are named split",
+    ),
+    (
+        "export-suite-with-split",
+        ("export", "{suite}", "--split", "{split.json}", "--format", "tsv", "--out", "{root}/e"),
+        2,
+        "is a suite",
+    ),
+    (
+        "export-test-of-a-pool",
+        ("export", "{pool}", "--test", "simple", "--format", "tsv", "--out", "{root}/e"),
+        2,
+        "is not a suite",
+    ),
+    (
+        "export-unknown-test",
+        ("export", "{suite}", "--test", "nope", "--format", "hf", "--out", "{root}/e"),
+        2,
+        "no test named 'nope'",
+    ),
+    ("export-unknown-format", ("export", "{pool}", "--format", "csv"), 2, "Invalid value"),
+    (
+        "from-splits-other-pool",
+        ("suite", "from-splits", "{pool}", "{pcfg-split.json}", "--out", "{root}/fs"),
+        2,
+        "made for another pool",
+    ),
+    (
+        "from-splits-empty-part",
+        ("suite", "from-splits", "{pool}", "{no-test.json}", "--out", "{root}/fs"),
+        2,
+        "empty test part",
+    ),
+    (
+        "from-splits-missing-part",
+        ("suite", "from-splits", "{pool}", "{no-test-key.json}", "--out", "{root}/fs"),
+        2,
+        "missing testIdxs",
+    ),
+    (
+        "from-splits-out-of-range",
+        ("suite", "from-splits", "{pool}", "{range.json}", "--out", "{root}/fs"),
+        2,
+        "outside the pool",
+    ),
+    (
+        "from-splits-no-split",
+        ("suite", "from-splits", "{pool}", "--out", "{root}/fs"),
+        2,
+        "Missing argument",
+    ),
+    (
+        "from-splits-missing-pool",
+        ("suite", "from-splits", "{root}/nowhere", "{split.json}", "--out", "{root}/fs"),
+        2,
+        "does not exist",
+    ),
+    (
+        "from-splits-missing-split",
+        ("suite", "from-splits", "{pool}", "{root}/nowhere.json", "--out", "{root}/fs"),
+        2,
+        "does not exist",
+    ),
+    (
+        "from-splits-binary-split",
+        ("suite", "from-splits", "{pool}", "{binary.dat}", "--out", "{root}/fs"),
+        2,
+        "binary.dat",
+    ),
+    (
+        "from-splits-into-a-file",
+        ("suite", "from-splits", "{pool}", "{split.json}", "--out", "{file}"),
+        2,
+        "is a file",
+    ),
+    (
+        "from-splits-into-foreign-folder",
+        ("suite", "from-splits", "{pool}", "{split.json}", "--out", "{mine}"),
+        2,
+        "not part of a symcomp suite",
+    ),
+    (
+        "from-splits-kind",
+        ("suite", "from-splits", "{pool}", "{split.json}", "--kind", "bleu", "--out", "{root}/fs"),
+        2,
+        "Invalid value",
+    ),
+    # --config run.toml
+    (
+        "config-generate-unknown-key",
+        ("generate", "scan", "--config", "{unknown-key.toml}", "--out", "{root}/g"),
+        2,
+        "unknown key 'sede' in [generate]",
+    ),
+    (
+        "config-split-unknown-key",
+        ("split", "random", "{pool}", "--config", "{unknown-key.toml}", "--out", "{root}/s.json"),
+        2,
+        "unknown key 'sede' in [split]",
+    ),
+    (
+        "config-train-unknown-key",
+        (
+            "train",
+            "{suite}/simple",
+            "--model",
+            "bow",
+            "--config",
+            "{unknown-key.toml}",
+            "--out",
+            "{root}/t",
+        ),
+        2,
+        "unknown key 'sede' in [train]",
+    ),
+    (
+        "config-evaluate-unknown-key",
+        ("evaluate", "{suite}", "--config", "{unknown-key.toml}"),
+        2,
+        "unknown key 'sede' in [evaluate]",
+    ),
+    (
+        "config-unknown-table",
+        ("generate", "scan", "--config", "{unknown-table.toml}", "--out", "{root}/g"),
+        2,
+        "unknown table 'genrate'",
+    ),
+    (
+        "config-top-level-key",
+        ("generate", "scan", "--config", "{top-key.toml}", "--out", "{root}/g"),
+        2,
+        "unknown key 'seed' at the top level",
+    ),
+    (
+        "config-not-toml",
+        ("generate", "scan", "--config", "{broken.toml}", "--out", "{root}/g"),
+        2,
+        "not valid TOML",
+    ),
+    (
+        "config-binary",
+        ("generate", "scan", "--config", "{binary.dat}", "--out", "{root}/g"),
+        2,
+        "binary.dat",
+    ),
+    (
+        "config-missing",
+        ("generate", "scan", "--config", "{root}/nowhere.toml", "--out", "{root}/g"),
+        2,
+        "nowhere.toml",
+    ),
+    (
+        "config-list-for-one-value",
+        ("generate", "scan", "--config", "{list.toml}", "--out", "{root}/g"),
+        2,
+        "takes one value",
+    ),
+    (
+        "config-a-folder",
+        ("generate", "scan", "--config", "{root}", "--out", "{root}/g"),
+        2,
+        "--config",
+    ),
+]
+
 SECURITY = [
     (
         f"traversal-evaluate-{case}",
@@ -777,7 +1021,7 @@ SECURITY = [
     for case in TRAVERSALS
 ]
 
-CASES = [*file_matrix(), *MISSING, *USAGE, *SECURITY]
+CASES = [*file_matrix(), *MISSING, *USAGE, *SPLITS_AND_CONFIG, *SECURITY]
 
 
 def test_the_table_has_two_hundred_cases() -> None:

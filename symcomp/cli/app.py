@@ -17,6 +17,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import click
@@ -221,6 +222,44 @@ def progress(ctx: click.Context, total: int | None, label: str) -> Iterator[Call
         yield bar.update
 
 
+@contextlib.contextmanager
+def working(ctx: click.Context, label: str) -> Iterator[Callable[[str], None]]:
+    """A status line on stderr for work without a known length: after 2 s on a terminal it
+    shows the label, the seconds so far and the latest note (what the work is doing), and
+    is cleared when the work ends; nothing in pipes and with --quiet. Yields ``note(text)``."""
+    if quiet(ctx):
+        yield lambda text: None
+        return
+    import threading
+    import time
+
+    start = time.monotonic()
+    state = {"note": ""}
+    done = threading.Event()
+    width = [0]
+
+    def tick() -> None:
+        if done.wait(2.0):
+            return
+        while True:
+            line = f"{label}: {time.monotonic() - start:.0f}s {state['note']}".rstrip()
+            sys.stderr.write("\r" + line.ljust(width[0]))
+            sys.stderr.flush()
+            width[0] = max(width[0], len(line))
+            if done.wait(0.5):
+                break
+        sys.stderr.write("\r" + " " * width[0] + "\r")
+        sys.stderr.flush()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield lambda text: state.__setitem__("note", text)
+    finally:
+        done.set()
+        thread.join()
+
+
 def language_argument(name: str) -> Any:
     """Resolve a language name given on the command line (exit 2 with suggestions)."""
     from symcomp.core.registry import get_language
@@ -255,3 +294,110 @@ def jobs_from(jobs: int, executor: str, address: str | None) -> Any:
     from symcomp.data.ray_executor import RayExecutor
 
     return RayExecutor(address, workers=jobs if jobs > 1 else None)
+
+
+# -- experiment configuration (--config run.toml) ------------------------------------------------
+
+CONFIG_SECTIONS = ("generate", "split", "train", "evaluate")
+
+
+def config_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--config FILE.toml``: the command's values from a TOML experiment file.
+
+    The command reads the table named after it (``[generate]``, ``[train]``, ``[evaluate]``;
+    ``[split]`` for every split method and ``[split.dbca]`` etc. for one); keys are its
+    parameters, written as flags (``max-da``) or parameter names (``max_da``), arguments
+    included (``language``, ``pool``). Values given on the command line win. An unknown key or
+    table is an error naming it and the file.
+    """
+    return click.option(
+        "--config",
+        type=click.Path(path_type=Path, dir_okay=False),
+        is_eager=True,
+        expose_value=False,
+        callback=_read_config,
+        metavar="FILE.toml",
+        help="Read this command's settings from a TOML experiment file (its [command] table; "
+        "see the README); options given here override them.",
+    )(function)
+
+
+def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) -> None:
+    if path is None:
+        return
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise click.BadParameter(f"cannot read {path}: {error.strerror or error}.") from None
+    except UnicodeDecodeError:
+        raise click.BadParameter(f"{path} is not UTF-8 text.") from None
+    except tomllib.TOMLDecodeError as error:
+        raise click.BadParameter(f"{path} is not valid TOML: {error}.") from None
+    names = ctx.command_path.split()[1:]  # e.g. ["split", "dbca"]
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in CONFIG_SECTIONS or not isinstance(value, dict):
+            where = "key" if not isinstance(value, dict) else "table"
+            raise click.BadParameter(
+                f"{path}: unknown {where} {key!r} at the top level; put settings in the tables "
+                f"{', '.join(f'[{s}]' for s in CONFIG_SECTIONS)} (split methods: [split.dbca])."
+            )
+    section = data.get(names[0], {})
+    if len(names) > 1:  # [split] holds the keys of every method, [split.<method>] its own
+        values.update(_section_values(ctx, path, names[0], section, nested=True))
+        own = section.get(names[1], {})
+        values.update(_section_values(ctx, path, ".".join(names), own, nested=False))
+    else:
+        values.update(_section_values(ctx, path, names[0], section, nested=False))
+    ctx.default_map = {**(ctx.default_map or {}), **values}
+
+
+def _section_values(
+    ctx: click.Context, path: Path, table: str, section: dict[str, Any], *, nested: bool
+) -> dict[str, Any]:
+    """The default_map entries of one table of the file, every key checked."""
+    known: dict[str, click.Parameter] = {}
+    for param in ctx.command.params:
+        if param.name is None or param.name == "config":
+            continue
+        known[param.name] = param
+        for opt in (*param.opts, *param.secondary_opts):
+            if opt.startswith("--"):
+                known[opt[2:].replace("-", "_")] = param
+    siblings = set()
+    parent = ctx.parent.command if ctx.parent is not None else None
+    if nested and isinstance(parent, click.Group):
+        siblings = set(parent.commands)
+    found: dict[str, Any] = {}
+    for key, value in section.items():
+        if nested and key in siblings and isinstance(value, dict):
+            continue  # [split.<method>] tables
+        found_param = known.get(key.replace("-", "_"))
+        if found_param is None:
+            keys = sorted({name.replace("_", "-") for name in known})
+            raise click.BadParameter(
+                f"{path}: unknown key {key!r} in [{table}]; `{ctx.command_path}` takes "
+                f"{', '.join(keys)}."
+            )
+        found[str(found_param.name)] = _config_value(found_param, value, key, table, path)
+    return found
+
+
+def _config_value(param: click.Parameter, value: Any, key: str, table: str, path: Path) -> Any:
+    if isinstance(value, dict):
+        if not param.multiple:
+            raise click.BadParameter(f"{path}: [{table}] {key} must be a value, not a table.")
+        return [f"{k}={_text(v)}" for k, v in value.items()]  # [train.set] epochs = 1
+    if param.multiple or getattr(param, "nargs", 1) == -1:
+        return [_text(v) for v in value] if isinstance(value, list) else [_text(value)]
+    if isinstance(value, list):
+        raise click.BadParameter(f"{path}: [{table}] {key} takes one value, not a list.")
+    return value
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value if isinstance(value, str) else str(value)

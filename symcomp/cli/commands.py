@@ -11,10 +11,12 @@ import click
 from symcomp.cli.app import (
     UserError,
     cli,
+    config_option,
     executor_options,
     jobs_from,
     language_argument,
     progress,
+    working,
 )
 
 
@@ -73,6 +75,7 @@ def languages(as_json: bool) -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
 @executor_options
+@config_option
 @click.pass_context
 def generate(
     ctx: click.Context,
@@ -197,7 +200,8 @@ def stats(pool: Path, as_json: bool) -> None:
     from symcomp.data.artifacts import read_examples
     from symcomp.data.stats import format_summary, summarize
 
-    summary = summarize(read_examples(pool))
+    with working(click.get_current_context(), "stats"):
+        summary = summarize(read_examples(pool))
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
@@ -205,13 +209,89 @@ def stats(pool: Path, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("pool", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["tsv", "srctgt", "hf"]), required=True)
-@click.option("--out", type=click.Path(path_type=Path), help="Default: POOL/export/FORMAT.")
+@click.argument("source", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["tsv", "srctgt", "hf", "genbench"]),
+    required=True,
+    help="tsv (input<TAB>output), srctgt (.src/.tgt for OpenNMT/fairseq), hf (a Hugging Face "
+    "DatasetDict folder with a dataset card) or genbench (a GenBench task).",
+)
+@click.option(
+    "--split",
+    "splits",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="A split file of the pool (repeatable): one configuration per split, named after "
+    "its file, with its train/dev/test parts.",
+)
+@click.option(
+    "--test",
+    "tests",
+    multiple=True,
+    help="With a suite as SOURCE: export only this test (repeatable; default: every test).",
+)
+@click.option(
+    "--join-lines",
+    is_flag=True,
+    help="Join the lines of every input and output with spaces (as CFQ's preprocessing "
+    "does), so that multi-line outputs such as SPARQL fit tsv and srctgt.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Default: POOL/export/FORMAT, or SUITE.FORMAT beside a suite.",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an earlier export.")
-def export(pool: Path, fmt: str, out: Path | None, overwrite: bool) -> None:
-    """Export POOL as TSV, .src/.tgt pairs, or a Hugging Face datasets folder."""
-    from symcomp.data.export import export as write_export
+@click.pass_context
+def export(
+    ctx: click.Context,
+    source: Path,
+    fmt: str,
+    splits: tuple[Path, ...],
+    tests: tuple[str, ...],
+    join_lines: bool,
+    out: Path | None,
+    overwrite: bool,
+) -> None:
+    """Export SOURCE (a pool, a pool with --split files, or a suite: one configuration per
+    test) as TSV, .src/.tgt, a Hugging Face datasets folder or a GenBench task."""
+    from symcomp.data.export import pool_source, write_export
+    from symcomp.suites.exporting import suite_source
+    from symcomp.suites.reading import Suite
 
-    target = write_export(pool, fmt, out, overwrite=overwrite)
-    click.echo(f"exported {pool} as {fmt} to {target}")
+    if Suite.is_suite(source):
+        if splits:
+            raise UserError(
+                f"{source} is a suite: its tests are the splits; drop --split (or give the "
+                f"pool the splits were made from)."
+            )
+        data = suite_source(Suite.read(source), tests or None)
+        target = out or source.resolve().with_name(f"{source.resolve().name}.{fmt}")
+    else:
+        if tests:
+            raise UserError(f"--test names a test of a suite, and {source} is not a suite.")
+        data = pool_source(source, named_splits(splits))
+        target = out or source / "export" / fmt
+    total = sum(len(rows) for config in data.configs for rows in config.parts.values())
+    with progress(ctx, total, f"export {fmt}") as step:
+        written = write_export(
+            data, fmt, target, join_lines=join_lines, overwrite=overwrite, progress=step
+        )
+    shown = ", ".join(config.name for config in data.configs)
+    click.echo(f"exported {source} ({shown}) as {fmt} to {written}")
+
+
+def named_splits(paths: tuple[Path, ...]) -> dict[str, Path]:
+    """Split files by name (the file name without .json); two of one name are an error."""
+    named: dict[str, Path] = {}
+    for path in paths:
+        name = path.stem
+        if name in named:
+            raise UserError(
+                f"two splits are named {name} ({named[name]} and {path}); a split's name is its "
+                f"file name: rename one."
+            )
+        named[name] = path
+    return named

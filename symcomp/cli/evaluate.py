@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli, executor_options, jobs_from
+from symcomp.cli.app import UserError, cli, config_option, executor_options, jobs_from, working
 
 
 def _build_model(spec: str, context: Any) -> Any:
@@ -58,6 +58,7 @@ def _build_model(spec: str, context: Any) -> Any:
     "torch's). On a machine other jobs share, 1 is often fastest.",
 )
 @executor_options
+@config_option
 def evaluate(
     suite_dir: Path,
     models: tuple[str, ...],
@@ -110,12 +111,24 @@ def evaluate(
             )
         )
     workers = jobs_from(1, executor, address)
-    cards = [
-        _run_card(suite_dir, Path(source.name), tests, checkpoint_sets, workers)
-        if Path(source.name).is_dir() and source.model is not None
-        else evaluate_suite(suite_dir, source, tests or None, jobs=workers)
-        for source in sources
-    ]
+    cards = []
+    with working(click.get_current_context(), "evaluate") as note:
+        for source in sources:
+            note(source.name)
+            if Path(source.name).is_dir() and source.model is not None:
+                cards.append(
+                    _run_card(suite_dir, Path(source.name), tests, checkpoint_sets, workers)
+                )
+            else:
+                cards.append(
+                    evaluate_suite(
+                        suite_dir,
+                        source,
+                        tests or None,
+                        jobs=workers,
+                        progress=_noting(note, source.name),
+                    )
+                )
     if as_json:
         click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
     else:
@@ -124,6 +137,10 @@ def evaluate(
             for name, result in card["tests"].items():
                 if result.get("matched_by"):
                     click.echo(f"{card['source']}, {name}: rows matched by {result['matched_by']}")
+
+
+def _noting(note: Any, name: str) -> Any:
+    return lambda test: note(f"{name}: {test}")
 
 
 def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bool) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import EXIT_DISAGREE, UserError, cli
+from symcomp.cli.app import EXIT_DISAGREE, UserError, cli, config_option, working
 
 F = Callable[..., Any]
 
@@ -48,7 +48,7 @@ def _size_options(function: F) -> F:
     ]
     for option in reversed(options):
         function = option(function)
-    return function
+    return config_option(function)
 
 
 _ABSTRACTION = click.option(
@@ -237,21 +237,26 @@ def split() -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
+    ctx = click.get_current_context()
     from symcomp.data.splits import read_split
     from symcomp.dbca.mcd import McdConfig
     from symcomp.dbca.split import mcd, swap
 
-    data, sizes = _prepare(pool, values)
-    earlier = {str(path): read_split(path, len(data)) for path in values["distinct_from"]}
     target = _target(values["target_dc"])
+    with working(ctx, "split dbca") as note:
+        note("reading the pool and its compounds")
+        data, sizes = _prepare(pool, values)
+        earlier = {str(path): read_split(path, len(data)) for path in values["distinct_from"]}
+        note(f"searching ({len(data):,} examples, {values['method']})")
+        if values["method"] == "swap":
+            result = swap(
+                data,
+                sizes,
+                values["seed"],
+                max_iterations=values["max_iterations"],
+                max_divergence=target,
+            )
     if values["method"] == "swap":
-        result = swap(
-            data,
-            sizes,
-            values["seed"],
-            max_iterations=values["max_iterations"],
-            max_divergence=target,
-        )
         _write(result, values["out"])
         return
     config = McdConfig(
@@ -265,7 +270,9 @@ def split_dbca(pool: Path, **values: Any) -> None:
         seeding=values["seeding"],
         time_limit=values["time_limit"],
     )
-    result = mcd(data, sizes, config, values["seed"], distinct_from=earlier)
+    with working(ctx, "split dbca") as note:
+        note(f"searching ({len(data):,} examples, {config.rounds} rounds)")
+        result = mcd(data, sizes, config, values["seed"], distinct_from=earlier)
     _write(result, values["out"])
     for name, share in result.meta.get("test_overlap", {}).items():
         click.echo(f"test overlap with {name}: {share:.1%}")
@@ -297,9 +304,12 @@ def _target(text: str) -> float | None:
 def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
     from symcomp.dbca.split import baseline
 
-    data, sizes = _prepare(pool, values)
-    threshold = values.get("max_train_length")
-    split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
+    with working(click.get_current_context(), f"split {method}") as note:
+        note("reading the pool")
+        data, sizes = _prepare(pool, values)
+        note("splitting and measuring")
+        threshold = values.get("max_train_length")
+        split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
     _write(split_value, values["out"])
 
 
@@ -352,6 +362,21 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
+    with working(click.get_current_context(), "divergence"):
+        data, values_measured = _divergence(pool, split_file, values)
+    if as_json:
+        click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
+        return
+    sizes = values_measured.pop("sizes")
+    click.echo(f"{split_file} over {data.path}")
+    click.echo(f"  sizes: train {sizes['train']:,}, dev {sizes['dev']:,}, test {sizes['test']:,}")
+    for key, value in values_measured.items():
+        if key != "features":
+            click.echo(f"  {key.replace('_', ' ')}: {value}")
+    _note_truncation(values_measured["features"])
+
+
+def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[Any, Any]:
     from symcomp.data.artifacts import file_record
     from symcomp.data.splits import read_split
     from symcomp.dbca.split import PoolData, abstraction_of, measure, options_of
@@ -369,13 +394,4 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     )
     values_measured = measure(data, split_value)
     values_measured["features"] = data.features.description
-    if as_json:
-        click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
-        return
-    sizes = values_measured.pop("sizes")
-    click.echo(f"{split_file} over {data.path}")
-    click.echo(f"  sizes: train {sizes['train']:,}, dev {sizes['dev']:,}, test {sizes['test']:,}")
-    for key, value in values_measured.items():
-        if key != "features":
-            click.echo(f"  {key.replace('_', ' ')}: {value}")
-    _note_truncation(values_measured["features"])
+    return data, values_measured

@@ -20,13 +20,15 @@ class SuiteGroup(SymcompGroup):
         from symcomp.core.registry import available, get_language
 
         names = [name for name in available() if get_language(name).suite_builder() is not None]
-        return [*names, "import"]
+        return [*names, "from-splits", "import"]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         from symcomp.core.registry import available, get_language
 
         if name == "import":
             return _import_command()
+        if name == "from-splits":
+            return _from_splits_command()
         if name not in available():
             return None
         builder = get_language(name).suite_builder()
@@ -103,6 +105,63 @@ def _import_command() -> click.Command:
         "an importer says which languages have one, and what folder each reads); score "
         "published predictions on it with `symcomp evaluate SUITE --runs TREE`.",
         short_help="Make a suite from published data.",
+    )
+
+
+def _from_splits_command() -> click.Command:
+    params = [
+        click.Argument(["pool"], type=click.Path(path_type=Path, exists=True)),
+        click.Argument(
+            ["splits"],
+            nargs=-1,
+            required=True,
+            type=click.Path(path_type=Path, exists=True, dir_okay=False),
+        ),
+        click.Option(
+            ["--out"], type=click.Path(path_type=Path), required=True, help="Suite folder."
+        ),
+        click.Option(
+            ["--kind"],
+            type=click.Choice(["accuracy", "value"]),
+            default="accuracy",
+            show_default=True,
+            help="How evaluate scores every test: exact match, or numeric answers (RMSE).",
+        ),
+        click.Option(
+            ["--export/--no-export"],
+            default=True,
+            show_default=True,
+            help="Also write each test's parts as .tsv/.src/.tgt.",
+        ),
+        click.Option(["--overwrite"], is_flag=True, help="Replace an existing suite in --out."),
+    ]
+
+    def run(
+        pool: Path, splits: tuple[Path, ...], out: Path, kind: str, export: bool, overwrite: bool
+    ) -> None:
+        from symcomp.cli.commands import named_splits
+        from symcomp.suites.from_splits import suite_from_splits
+
+        ctx = click.get_current_context()
+        manifest = suite_from_splits(
+            pool,
+            named_splits(splits),
+            out,
+            kind=kind,
+            overwrite=overwrite,
+            export=export,
+            progress=_say(ctx),
+        )
+        _summary(out, manifest)
+
+    return SymcompCommand(
+        "from-splits",
+        params=params,
+        callback=run,
+        help="Make a suite of POOL whose tests are SPLIT files (DBCA/MCD, length, random...; "
+        "each test named after its file), for `symcomp train` and `symcomp evaluate`. A split "
+        "made for another pool (its meta records the pool's sha256) is refused.",
+        short_help="Make a suite from split files of a pool.",
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import cli, executor_options, jobs_from, quiet
+from symcomp.cli.app import cli, config_option, executor_options, jobs_from, quiet
 
 # the names of symcomp.models.zoo.MODELS (kept here so --help does not import torch; a test
 # checks they are the same)
@@ -91,6 +91,7 @@ class _Bar:
     help="With --executor ray: runs of a run set trained at once (default: one per CPU).",
 )
 @executor_options
+@config_option
 @click.pass_context
 def train(
     ctx: click.Context,

@@ -14,6 +14,7 @@ line (wrong column count, invalid JSON, an id or source given twice with differe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,10 +126,25 @@ def _jsonl_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
         )
 
 
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers inside names by value.
+
+    >>> sorted(["epoch10.tsv", "epoch2.tsv", "epoch1.tsv"], key=natural_key)
+    ['epoch1.tsv', 'epoch2.tsv', 'epoch10.tsv']
+    """
+    return tuple(
+        (0, int(piece)) if piece.isdigit() else (1, piece)
+        for piece in re.split(r"(\d+)", name)
+        if piece
+    )
+
+
 def prediction_files(location: Path) -> list[Path]:
-    """The prediction files of a file or folder (folders: every .tsv/.txt/.jsonl, sorted)."""
+    """The prediction files of a file or folder (folders: every .tsv/.txt/.jsonl, in natural
+    order: ``epoch2`` before ``epoch10``)."""
     if location.is_dir():
-        files = sorted(p for p in location.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        found = (p for p in location.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        files = sorted(found, key=lambda path: natural_key(path.relative_to(location).as_posix()))
         if not files:
             raise DataError(f"{location} holds no prediction files (.tsv, .txt or .jsonl).")
         return files

@@ -86,11 +86,13 @@ def evaluate_suite(
     tests: Sequence[str] | None = None,
     *,
     jobs: Jobs = 1,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Score ``source`` on every test of the suite (or on ``tests``); return the report card.
 
     ``jobs`` scores the tests (in this process by default; each test a unit of work on an
-    executor: the same card either way)."""
+    executor: the same card either way); ``progress`` is told the name of each test scored
+    in this process before it is scored."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
     language = get_language(folder.language)
     chosen = list(tests) if tests else list(folder.tests)
@@ -100,7 +102,11 @@ def evaluate_suite(
         raise DataError("a line-aligned TSV scores one test: name it with `tests`.")
     executor = as_executor(jobs)
     if executor.in_process:
-        found = [_TestScorer(folder, name, language, source).score() for name in chosen]
+        say = progress or (lambda name: None)
+        found = []
+        for name in chosen:
+            say(name)
+            found.append(_TestScorer(folder, name, language, source).score())
     else:
         found = executor.run(score_test, [(folder.root, name, source) for name in chosen])
     results = dict(zip(chosen, found, strict=True))

@@ -64,8 +64,9 @@ def suite_from_splits(
             check_name(name, what="test name", source="splits")
             say(f"adding {name}")
             split = given if isinstance(given, Split) else read_split(given, len(records))
-            split.check(len(records), name)
-            split.check_pool(digest, f"split {name}")
+            where = f"split {name}" if isinstance(given, Split) else str(given)
+            split.check(len(records), where)
+            split.check_pool(digest, where)
             writer.add_test(
                 name,
                 kind=kind,
