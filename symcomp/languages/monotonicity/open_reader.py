@@ -146,6 +146,10 @@ def _pred(name: str, *terms: tuple[str, str]) -> Formula:
     return ("pred", name, terms)
 
 
+def _unary(name: str) -> Scope:
+    return lambda x: _pred(name, x)
+
+
 def _var() -> tuple[str, str]:
     return ("var", f"o{next(_fresh)}")
 
@@ -196,10 +200,8 @@ class _Reader:
             name = "i" if word == "me" else "he" if word == "him" else word
             name = {"us": "we", "her": "she"}.get(name, name)
             return lambda scope: scope(("const", name))
-        if (
-            capital
-            and word not in DETERMINERS
-            or (subject and self.position == 0 and word not in DETERMINERS and self._name_first())
+        if (capital and word not in DETERMINERS) or (
+            subject and self.position == 0 and word not in DETERMINERS and self._name_first()
         ):
             self.take()
             return lambda scope: scope(("const", word))
@@ -235,10 +237,8 @@ class _Reader:
         if not run:
             raise ParseError("a noun is missing")
         head, modifiers = run[-1], run[:-1]
-        parts: list[Callable[[tuple[str, str]], Formula]] = [
-            lambda x, name=lemma(head): _pred(f"n_{name}", x)
-        ]
-        parts += [lambda x, name=lemma(word): _pred(f"a_{name}", x) for word in modifiers]
+        parts: list[Scope] = [_unary(f"n_{lemma(head)}")]
+        parts += [_unary(f"a_{lemma(word)}") for word in modifiers]
         while self.peek() in PREPOSITIONS or self.peek() in WH:
             if self.peek() in WH:
                 self.take()
@@ -265,7 +265,7 @@ class _Reader:
         negated = False
         name: list[str] = []
         word = self.peek()
-        if word in DO or word in MODALS or word in HAVE and self.peek(1) in NEGATIONS:
+        if word in DO or word in MODALS or (word in HAVE and self.peek(1) in NEGATIONS):
             auxiliary = self.take()
             if auxiliary in MODALS:
                 name.append(auxiliary)
@@ -318,7 +318,7 @@ class _Reader:
                 parts.append(self.prepositional())
             elif word.endswith("ly") and len(word) > 3:
                 self.take()
-                parts.append(lambda x, adverb=word: _pred(f"r_{adverb}", x))
+                parts.append(_unary(f"r_{word}"))
             else:
                 break
         return parts
