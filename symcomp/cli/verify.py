@@ -92,6 +92,13 @@ from symcomp.logic.prover import DEFAULT_RLIMIT
     help="Rows outside the language are reported but do not make the exit code 2.",
 )
 @click.option(
+    "--open-vocabulary/--closed-vocabulary",
+    default=False,
+    show_default=True,
+    help="Read pairs the grammar does not read with open vocabulary (monotonicity: unknown "
+    "words become fresh predicates; see docs/monotonicity.md).",
+)
+@click.option(
     "--max-listed",
     type=click.IntRange(min=0),
     default=100,
@@ -116,6 +123,7 @@ def verify(
     as_json: bool,
     strict: bool,
     allow_unparsable: bool,
+    open_vocabulary: bool,
     max_listed: int,
     executor: str,
     address: str | None,
@@ -137,7 +145,12 @@ def verify(
     path = data_file(data)
     language = language_argument(language_name or _manifest_language(path))
     options = VerifyOptions(
-        prover=prover, rlimit=rlimit, labels=labels, cross_check=cross_check, timeout_ms=timeout_ms
+        prover=prover,
+        rlimit=rlimit,
+        labels=labels,
+        cross_check=cross_check,
+        timeout_ms=timeout_ms,
+        open_vocabulary=open_vocabulary,
     )
     workers = jobs_from(jobs, executor, address)
     with progress(ctx, _lines(path), "verify") as step:

@@ -100,15 +100,29 @@ class Problem:
         everything and a fresh hyponym of nothing. It keeps problems small and unsat cores
         readable.
         """
-        used: dict[str, int] = {}
+        used: set[str] = set()
         for _name, formula in self.premises:
-            signature(formula, used)
-        signature(self.hypothesis, used)
-        return tuple(
-            (name, axiom)
-            for name, axiom in self.axioms
-            if all(predicate in used for predicate in _predicates(axiom))
-        )
+            used.update(_signature(formula))
+        used.update(_signature(self.hypothesis))
+        return _relevant(self.axioms, frozenset(used))
+
+
+@functools.lru_cache(maxsize=4096)
+def _signature(formula: Formula) -> tuple[str, ...]:
+    """The predicates of a formula (cached: a pair and its reverse share their sentences)."""
+    return tuple(signature(formula))
+
+
+@functools.lru_cache(maxsize=1024)
+def _relevant(
+    axioms: tuple[tuple[str, Formula], ...], used: frozenset[str]
+) -> tuple[tuple[str, Formula], ...]:
+    """The axioms whose predicates are all in ``used`` (cached: vocabularies recur)."""
+    return tuple(
+        (name, axiom)
+        for name, axiom in axioms
+        if all(predicate in used for predicate in _predicates(axiom))
+    )
 
 
 @functools.lru_cache(maxsize=4096)

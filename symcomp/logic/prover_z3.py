@@ -24,6 +24,7 @@ any machine and under any load. A wall-clock ``timeout_ms`` is an optional safet
 
 from __future__ import annotations
 
+import functools
 import time
 from types import ModuleType
 from typing import Any
@@ -70,13 +71,25 @@ class Z3Prover:
         self.rlimit = rlimit
         self.timeout_ms = timeout_ms
         self.z3 = _z3()
+        self._shared: Any = None
+
+    def _context(self) -> Any:
+        """The prover's z3 context, made on first use and shared by its problems.
+
+        Making a context costs about as much as deciding a small problem, so one context
+        serves every problem; each problem still gets a new solver, so no assertion or learned
+        clause carries over from one problem to the next.
+        """
+        if self._shared is None:
+            self._shared = self.z3.Context()
+        return self._shared
 
     def prove(self, problem: Problem) -> Verdict:
         start = time.perf_counter()
         named = [*problem.relevant_axioms(), *problem.premises]
         script = _script(named, problem.hypothesis)
         z3 = self.z3
-        context = z3.Context()
+        context = self._context()
         guards = [z3.Bool(f"g{index}", context) for index in range(len(named))]
         labels = {f"g{index}": name for index, (name, _formula) in enumerate(named)}
         labels |= {"g_not_h": NEGATED_HYPOTHESIS, "g_h": HYPOTHESIS}
@@ -169,19 +182,38 @@ class _Budget:
 def _resources_used(solver: Any) -> int:
     """The solver's resource count so far (z3's deterministic measure of work)."""
     try:
-        return int(solver.statistics().get_key_value("rlimit count"))
+        statistics = solver.statistics()
+        z3 = _z3()
+        context, stats = statistics.ctx.ref(), statistics.stats
+        for index in reversed(range(len(statistics))):  # the count is among the last keys
+            if z3.Z3_stats_get_key(context, stats, index) == "rlimit count":
+                return int(z3.Z3_stats_get_uint_value(context, stats, index))
     except Exception:
         return 0
+    return 0
 
 
 def _script(named: list[tuple[str, Formula]], hypothesis: Formula) -> str:
     """SMT-LIB declarations and guarded assertions of one problem."""
     lines = [smtlib_declarations([formula for _name, formula in named] + [hypothesis])]
     for index, (_name, formula) in enumerate(named):
-        lines.append(f"(declare-const g{index} Bool)(assert (=> g{index} {to_smtlib(formula)}))")
+        lines.append(f"(declare-const g{index} Bool)(assert (=> g{index} {_smtlib(formula)}))")
     # counting is written in the form that suits where the hypothesis is asserted or denied
-    denied = to_smtlib(expand_counts(hypothesis, positive=False))
-    asserted = to_smtlib(expand_counts(hypothesis))
+    denied, asserted = _hypothesis_smtlib(hypothesis)
     lines.append(f"(declare-const g_not_h Bool)(assert (=> g_not_h (not {denied})))")
     lines.append(f"(declare-const g_h Bool)(assert (=> g_h {asserted}))")
     return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=4096)
+def _smtlib(formula: Formula) -> str:
+    """:func:`to_smtlib`, cached: axioms recur in every problem, sentences in a pair and its
+    reverse."""
+    return to_smtlib(formula)
+
+
+@functools.lru_cache(maxsize=2048)
+def _hypothesis_smtlib(hypothesis: Formula) -> tuple[str, str]:
+    """The hypothesis where it is denied and where it is asserted (counting written out)."""
+    denied = to_smtlib(expand_counts(hypothesis, positive=False))
+    return denied, to_smtlib(expand_counts(hypothesis))

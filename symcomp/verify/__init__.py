@@ -59,6 +59,8 @@ class VerifyOptions:
     labels: str = "auto"
     cross_check: str | None = None
     timeout_ms: int | None = None  # optional wall-clock safety net (machine-dependent)
+    # read words outside a closed lexicon as fresh predicates (monotonicity: open_reader.py)
+    open_vocabulary: bool = False
 
 
 @dataclass(frozen=True)

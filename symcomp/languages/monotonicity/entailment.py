@@ -139,6 +139,8 @@ class EntailmentChecker:
         safety = f", safety net {options.timeout_ms} ms" if options.timeout_ms else ""
         self.name = f"{options.prover} prover (rlimit {options.rlimit:,} units per pair{safety})"
         self._meanings: dict[str, Formula] = {}
+        self.open_vocabulary = options.open_vocabulary
+        self._open: dict[str, Formula | ParseError] = {}
 
     def meaning(self, sentence: str) -> Formula:
         """The formula of a sentence (cached)."""
@@ -166,6 +168,25 @@ class EntailmentChecker:
                 "the sentence nests too deeply to interpret (Python's recursion limit)"
             ) from None
 
+    def _open_meaning(self, text: str) -> Formula | ParseError:
+        """The open-vocabulary reading of a sentence (cached), or why there is none."""
+        from symcomp.languages.monotonicity.open_reader import read_sentence
+
+        found = self._open.get(text)
+        if found is None:
+            if len(self._open) >= MEANING_CACHE:
+                self._open.clear()
+            try:
+                found = (
+                    read_sentence(text)
+                    if len(text) <= MAX_SENTENCE_CHARS
+                    else ParseError("the sentence is too long")
+                )
+            except (ParseError, RecursionError) as error:
+                found = error if isinstance(error, ParseError) else ParseError("nests too deeply")
+            self._open[text] = found
+        return found
+
     def check(self, row: Row, *, cross_check: bool = False) -> Check:
         if row.error:
             return invalid(row, row.error)
@@ -186,13 +207,31 @@ class EntailmentChecker:
             )
         texts = (("premise", premise.strip()), ("hypothesis", hypothesis.strip()))
         groups = (("label", label.strip().lower()), *depth_group(row.fields))
+        genre = row.fields.get("genre")
+        if isinstance(genre, str):  # MED: crowd:downward_monotone:npi -> downward
+            directions = [tag for tag in genre.split(":") if tag.endswith("_monotone")]
+            if directions:
+                groups = (*groups, ("direction", directions[0].removesuffix("_monotone")))
         base = Check(row.line, identifier, Status.AGREE, label.strip(), texts=texts, groups=groups)
         formulas = []
+        opened = False
         for role, text in texts:
             try:
                 formulas.append(self._meaning(text))
             except ParseError as error:
-                return _replace(base, status=Status.UNPARSABLE, message=f"{role}: {error}")
+                if not self.open_vocabulary:
+                    return _replace(base, status=Status.UNPARSABLE, message=f"{role}: {error}")
+                opened = True
+                break
+        if opened:  # both sentences are read alike, so a word gets one predicate in both
+            formulas = []
+            for role, text in texts:
+                found = self._open_meaning(text)
+                if isinstance(found, ParseError):
+                    message = f"{role}: {found} (and the grammar does not read the pair)"
+                    return _replace(base, status=Status.UNPARSABLE, message=message)
+                formulas.append(found)
+            base = _replace(base, groups=(*base.groups, ("reader", "open vocabulary")))
         problem = Problem((("premise", formulas[0]),), formulas[1], self.axioms)
         verdict = self.prover.prove(problem)
         if verdict.label is Label.UNKNOWN:
@@ -203,6 +242,11 @@ class EntailmentChecker:
         message = verdict.reason
         if status is Status.DISAGREE and verdict.label is Label.NEUTRAL:
             message = f"no proof either way: {verdict.prover} found models of both outcomes"
+            if opened:
+                message += (
+                    " (read with open vocabulary: words outside the lexicon have no hypernym "
+                    "knowledge, so a gold label that needs world knowledge cannot be proved)"
+                )
         return _replace(
             base,
             status=status,
