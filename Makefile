@@ -56,6 +56,10 @@ demo: $(STAMP)
 	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved by z3"
 	$(BIN)/symcomp generate monotonicity --n 1000 --seed 0 --out $(DEMO)/monotonicity --overwrite
 	$(BIN)/symcomp verify $(DEMO)/monotonicity --jobs 2
+	@echo "== the paper's construction (Yanaka et al. 2020: r1-r4 at the deepest noun, protocols I and II as published)"
+	$(BIN)/symcomp -q suite monotonicity --profile paper --n 2000 --seed 0 --out $(DEMO)/monotonicity-paper --overwrite
+	@echo "== exact numerals: 'More than three dogs ran.' entails 'At least three dogs ran.'"
+	$(BIN)/symcomp interpret monotonicity "More than three dogs ran."
 	@echo "== CobA arithmetic: the five partitions at 1/10 scale, with their Table 1 statistics beside the paper's"
 	$(BIN)/symcomp -q suite arithmetic --in-domain 2400 --generalisation 1200 --out $(DEMO)/arithmetic --overwrite
 	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
