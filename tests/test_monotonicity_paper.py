@@ -1,6 +1,7 @@
 """The ``paper`` profile: pairs and protocols as the published scripts of Yanaka et al. 2020."""
 
 import json
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,7 +27,7 @@ def pairs():
     return generate_pairs(PairSpec(n=N, seed=3, profile="paper"))
 
 
-def records(pairs):
+def records(pairs: Any) -> list[dict[str, Any]]:
     return [pair.record("monotonicity", "test") for pair in pairs]
 
 

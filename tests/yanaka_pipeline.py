@@ -146,7 +146,7 @@ def _replace_deepest(np: NP, edit: str, item: str) -> NP:
 
 def plain_pairs(rng: random.Random, depth: int, count: int) -> list[tuple[str, str, str, str]]:
     """``count`` (premise, hypothesis, label, genre) rows of ``depthD.tsv``."""
-    rows = []
+    rows: list[tuple[str, str, str, str]] = []
     edits = list(EDITS) if depth == 0 else list(DEEP_EDITS)
     while len(rows) < count:
         subject, iv, edit = random_np(rng, depth), rng.choice(IVS), rng.choice(edits)
@@ -178,7 +178,7 @@ def fronted(rows: list[tuple[str, str, str, str]], prefixes: list[str], rng: ran
 
 def object_pairs(rng: random.Random, count: int) -> list[tuple[str, str, str, str]]:
     """The object variant (cfg_simple_obj.pl, apply_tsurgeon_obj.sh, develop_obj.py)."""
-    rows = []
+    rows: list[tuple[str, str, str, str]] = []
     while len(rows) < count:
         subject = ["some", rng.choice(OBJ_NOUNS)]
         tv = rng.choice(OBJ_TVS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -77,7 +78,7 @@ def test_unknown_papers_and_scales_are_usage_errors(tmp_path: Path) -> None:
 def test_paper_rows_average_the_tests_a_pattern_names() -> None:
     from symcomp.papers.suite_paper import breakdown, mean_at
 
-    tests = {
+    tests: dict[str, list[dict[str, Any]]] = {
         "protocol-I/o1/plain": [{"accuracy": 0.5, "by_depth": {"1": {"accuracy": 1.0}}}],
         "protocol-I/o2/plain": [{"accuracy": 1.0, "by_depth": {"1": {"accuracy": 0.0}}}],
         "protocol-I/o1/object": [{"accuracy": 0.0}],
