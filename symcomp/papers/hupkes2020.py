@@ -7,13 +7,13 @@ per-function test, as in the paper); every test is scored with its run in the lo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
 from symcomp.papers.statistics import spearman
-from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown
+from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown, mean_at
 
 ARCHITECTURES = (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))
 # Hupkes et al. 2020, Table 2: systematicity accuracy per held-out adjacent pair
@@ -23,16 +23,6 @@ TABLE2 = {
     "repeat remove_second": {"LSTMS2S": 0.66, "ConvS2S": 0.67, "Transformer": 0.80},
     "append swap_first_last": {"LSTMS2S": 0.48, "ConvS2S": 0.56, "Transformer": 0.73},
 }
-
-
-def held_out_pair(tests: Mapping[str, list[dict[str, Any]]], pair: str) -> float | None:
-    """Mean systematicity accuracy (over seeds) on the test inputs holding ``pair``."""
-    values = [
-        float(cell["accuracy"])
-        for result in tests.get("systematicity", [])
-        if (cell := result.get("by_held_out_pair", {}).get(pair)) is not None
-    ]
-    return sum(values) / len(values) if values else None
 
 
 class Hupkes2020(SuitePaper):
@@ -55,7 +45,12 @@ class Hupkes2020(SuitePaper):
         pairs = list(TABLE2)
         per_pair: dict[str, list[float | None]] = {}
         for name in names:
-            per_pair[name] = [held_out_pair(scores.get(name, {}), pair) for pair in pairs]
+            per_pair[name] = [
+                mean_at(
+                    scores.get(name, {}), "systematicity", ("by_held_out_pair", pair, "accuracy")
+                )
+                for pair in pairs
+            ]
             per_pair[f"{name} (paper)"] = [TABLE2[pair].get(name) for pair in pairs]
         return [
             *super().figures(scores, names, out),
