@@ -186,10 +186,9 @@ def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:
             f"{out} is a run of {saved.get('model')!r} with other model settings; `resume` "
             f"continues a run with the model it was started with ({config.model!r} given)."
         )
-    trained_on = saved.get("data", {}).get("split_sha256")
-    if trained_on != data.digest:
+    if not _trained_on(saved, data.training_digest, data.digest):
         raise DataError(
-            f"{out} was trained on other data (split and pool sha256 differ from test "
+            f"{out} was trained on other data (pool, train and dev sha256 differ from test "
             f"{data.name!r}); resume it on the test it was started on."
         )
     if not (out / RESUME).is_file():
@@ -297,6 +296,7 @@ def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> di
             "language": data.language,
             "sizes": {"train": len(data.train), "dev": len(data.dev), "test": len(data.test)},
             "split_sha256": data.digest,
+            "training_sha256": data.training_digest,
         },
         "environment": {
             "symcomp": __version__,
@@ -466,7 +466,7 @@ def suite_plan(suite: Suite) -> dict[str, str]:
         if _test_only(entry):  # e.g. PCFG SET per_function: scored with the first test's model
             plan[name] = first
         else:
-            plan[name] = seen.setdefault(suite.digest(name), name)
+            plan[name] = seen.setdefault(suite.training_digest(name), name)
     return plan
 
 
@@ -590,10 +590,24 @@ def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
             t: p if p is not None and run_progress(p) == "finished" else None
             for t, p in found.items()
         }
-    trained = run_config(path).get("data", {}).get("split_sha256")
+    saved = run_config(path)
     first = next(iter(suite.tests), "")
-    serves_first = bool(first) and suite.digest(first) == trained
+
+    def serves(test: str) -> bool:
+        return _trained_on(saved, suite.training_digest(test), suite.digest(test))
+
+    serves_first = bool(first) and serves(first)
     return {
-        t: path if suite.digest(t) == trained or (_test_only(e) and serves_first) else None
+        t: path if serves(t) or (_test_only(e) and serves_first) else None
         for t, e in suite.tests.items()
     }
+
+
+def _trained_on(saved: dict[str, Any], training_digest: str, digest: str) -> bool:
+    """Whether a run's saved configuration says it was trained on this pool, train and dev.
+
+    Runs written before ``training_sha256`` existed are matched on the whole split file."""
+    data = saved.get("data", {})
+    if "training_sha256" in data:
+        return bool(data["training_sha256"] == training_digest)
+    return bool(data.get("split_sha256") == digest)

@@ -41,7 +41,8 @@ class SuiteTest:
     kind: str
     entry: TestEntry
     language: str
-    digest: str  # sha256 of the split file and the pool: what a model trained on it saw
+    digest: str  # sha256 of the split file and the pool: the test as a whole
+    training_digest: str  # sha256 of the pool, train and dev parts: what a model trained on
     split: Split
     pool: list[Record]
     train: list[Record]
@@ -187,11 +188,26 @@ class Suite:
         return relative
 
     def digest(self, name: str) -> str:
-        """sha256 of the test's split file and pool: what a run trained on it saw."""
+        """sha256 of the test's split file and pool: the test as a whole (e.g. for exports)."""
         entry = self.entry(name)
         digest = hashlib.sha256()
         digest.update(self.read_bytes(entry.split, "split"))
         digest.update(self.read_bytes(entry.pool, "pool"))
+        return digest.hexdigest()
+
+    def training_digest(self, name: str) -> str:
+        """sha256 of the pool and the train and dev parts: what a run trained on the test saw.
+
+        Tests that differ only in their test part (e.g. Yanaka's Protocol I variants) have
+        the same training digest, so one run serves them all."""
+        return self._training_digest(name, self.split(name))
+
+    def _training_digest(self, name: str, split: Split) -> str:
+        import json
+
+        parts = [split.expanded("train"), split.expanded("dev")]
+        digest = hashlib.sha256(self.read_bytes(self.entry(name).pool, "pool"))
+        digest.update(json.dumps(parts, separators=(",", ":")).encode())
         return digest.hexdigest()
 
     def test(self, name: str) -> SuiteTest:
@@ -207,6 +223,7 @@ class Suite:
             entry,
             self.language,
             self.digest(name),
+            self._training_digest(name, split),
             split,
             pool,
             parts["train"],
