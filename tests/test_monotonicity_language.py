@@ -87,8 +87,8 @@ def test_every_word_and_rule_has_a_lambda_term_and_nothing_else_does(language):
         ("Some dog ran.", "exists x1.(dog(x1) & ran(x1))"),
         (
             "At least two small dogs in the area ran.",
-            "exists x1.(dog(x1) & small(x1) & in_the_area(x1) & ran(x1) & exists x2.(-(x2 = x1) & "
-            "dog(x2) & small(x2) & in_the_area(x2) & ran(x2)))",
+            "exists x1.exists x2.(-(x2 = x1) & dog(x1) & small(x1) & in_the_area(x1) & ran(x1) & "
+            "dog(x2) & small(x2) & in_the_area(x2) & ran(x2))",
         ),
         ("Fewer than one dog ran.", "-exists x1.(dog(x1) & ran(x1))"),
         ("Every dog is small.", "all x1.(dog(x1) -> small(x1))"),

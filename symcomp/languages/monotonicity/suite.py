@@ -300,34 +300,15 @@ def orders(
 
 def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iterator[ProtocolSplit]:
     rng = rng_for(spec.seed, "protocol-I")
-    by_variant: dict[str, list[int]] = defaultdict(list)
-    for index, record in enumerate(records):
-        meta = _meta(record)
-        if meta["depth"] == spec.systematicity_depth:
-            by_variant[meta["variant"]].append(index)
-
-    def quantifier(index: int) -> str:
-        return str(_meta(records[index])["path"][-1])
-
-    def phenomenon(index: int) -> str:
-        return str(_meta(records[index])["phenomenon"])
-
+    by_variant = _by_variant(records, spec.systematicity_depth)
     for number, order in enumerate(orders(spec.groups, spec.permutations, rng), start=1):
         for anchor in spec.anchors:
             for k in range(1, len(order)):
                 seen = {q for group in order[:k] for q in group}
-                train = [
-                    i
-                    for i in by_variant["plain"]
-                    if quantifier(i) in seen or phenomenon(i) == anchor
-                ]
-                train, dev = _holdout(records, train, spec.dev_fraction, rng)
-                for variant in VARIANTS:
-                    test = [
-                        i
-                        for i in by_variant[variant]
-                        if quantifier(i) not in seen and phenomenon(i) != anchor
-                    ]
+                train, dev, tests = _systematicity_step(
+                    records, by_variant, seen, anchor, -1, VARIANTS, spec, rng
+                )
+                for variant, test in tests.items():
                     meta = {
                         "protocol": "I",
                         "order": [list(group) for group in order],
@@ -344,6 +325,49 @@ def protocol_one(records: Sequence[Record], spec: MonotonicitySuiteSpec) -> Iter
                         f"{sorted(seen)} with every replacement and every quantifier with "
                         f"{anchor}; test the other combinations ({variant} sentences)",
                     )
+
+
+def _by_variant(records: Sequence[Record], depth: int) -> dict[str, list[int]]:
+    """The indices of the pairs of ``depth``, by sentence variant (plain, adverb, ...)."""
+    by_variant: dict[str, list[int]] = defaultdict(list)
+    for index, record in enumerate(records):
+        meta = _meta(record)
+        if meta["depth"] == depth:
+            by_variant[meta["variant"]].append(index)
+    return by_variant
+
+
+def _systematicity_step(
+    records: Sequence[Record],
+    by_variant: Mapping[str, list[int]],
+    seen: set[str],
+    anchor: str,
+    position: int,
+    variants: Sequence[str],
+    spec: MonotonicitySuiteSpec,
+    rng: random.Random,
+) -> tuple[list[int], list[int], dict[str, list[int]]]:
+    """One step of Protocol I: (train, dev, test per variant).
+
+    Train (dev held out of it) is the plain pairs whose quantifier (``path[position]``) is
+    ``seen`` or whose phenomenon is ``anchor``; each variant's test is its pairs with neither.
+    Every variant gets the same train and dev, so the variants' tests share one run."""
+
+    def quantifier(index: int) -> str:
+        return str(_meta(records[index])["path"][position])
+
+    def phenomenon(index: int) -> str:
+        return str(_meta(records[index])["phenomenon"])
+
+    train = [i for i in by_variant["plain"] if quantifier(i) in seen or phenomenon(i) == anchor]
+    train, dev = _holdout(records, train, spec.dev_fraction, rng)
+    tests = {
+        variant: [
+            i for i in by_variant[variant] if quantifier(i) not in seen and phenomenon(i) != anchor
+        ]
+        for variant in variants
+    }
+    return train, dev, tests
 
 
 # -- protocol II ---------------------------------------------------------------------------------
@@ -446,18 +470,7 @@ def paper_protocol_one(
 ) -> Iterator[ProtocolSplit]:
     """Protocol I as format.py builds it (see the module docstring)."""
     rng = rng_for(spec.seed, "protocol-I-paper")
-    by_variant: dict[str, list[int]] = defaultdict(list)
-    for index, record in enumerate(records):
-        meta = _meta(record)
-        if meta["depth"] == spec.systematicity_depth:
-            by_variant[meta["variant"]].append(index)
-
-    def quantifier(index: int) -> str:
-        return str(_meta(records[index])["path"][0])  # the subject's: format.py reads "No ..."
-
-    def phenomenon(index: int) -> str:
-        return str(_meta(records[index])["phenomenon"])
-
+    by_variant = _by_variant(records, spec.systematicity_depth)
     for first in PAPER_FIRST:
         for anchor in PAPER_ANCHORS:
             for number, order in enumerate(PAPER_ORDERS, start=1):
@@ -466,18 +479,11 @@ def paper_protocol_one(
                     if k == 1 and number > 1:
                         continue  # S1 is the same in both orders
                     seen = {q for group in steps[:k] for q in group}
-                    train = [
-                        i
-                        for i in by_variant["plain"]
-                        if quantifier(i) in seen or phenomenon(i) == anchor
-                    ]
-                    train, dev = _holdout(records, train, spec.dev_fraction, rng)
-                    for variant in PAPER_TEST_VARIANTS:
-                        test = [
-                            i
-                            for i in by_variant[variant]
-                            if quantifier(i) not in seen and phenomenon(i) != anchor
-                        ]
+                    # the subject's quantifier: format.py reads "No ..."
+                    train, dev, tests = _systematicity_step(
+                        records, by_variant, seen, anchor, 0, PAPER_TEST_VARIANTS, spec, rng
+                    )
+                    for variant, test in tests.items():
                         meta = {
                             "protocol": "I",
                             "profile": "paper",
