@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
-from symcomp.papers.statistics import spearman
+from symcomp.papers.statistics import trend
 from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown, mean_at
 
 ARCHITECTURES = (("lstms2s", "LSTMS2S"), ("convs2s", "ConvS2S"), ("transformer", "Transformer"))
@@ -95,9 +95,7 @@ class Hupkes2020(SuitePaper):
         found = []
         for name in names:
             points = breakdown(scores.get(name, {}), "task", "by_functions")
-            rho = (
-                spearman([p[0] for p in points], [p[1] for p in points]) if len(points) > 2 else 0.0
-            )
+            rho = trend(points)
             found.append(
                 {
                     "finding": f"{name}: task accuracy falls as inputs hold more functions",

@@ -18,7 +18,7 @@ from typing import Any
 from symcomp.papers import figures
 from symcomp.papers.plan import Outcome, RunSpec
 from symcomp.papers.runner import table
-from symcomp.papers.statistics import spearman
+from symcomp.papers.statistics import trend
 
 ARCHITECTURES = (("lstms2s", "LSTM+attention"), ("transformer", "Transformer"))
 UNIVERSAL = ("universal", "Universal Transformer")
@@ -155,10 +155,7 @@ class Keysers2020:
             xlabel="compound divergence D_C (train vs test)",
             ylabel="test accuracy (exact match)",
         )
-        correlations = {
-            name: spearman([p[0] for p in points], [p[1] for p in points])
-            for name, points in lines.items()
-        }
+        correlations = {name: trend(points) for name, points in lines.items()}
         ordered = sorted(divergence, key=lambda t: divergence[t][0])
         names = sorted(lines)
         rows = [

@@ -2,6 +2,8 @@
 
 >>> spearman([0.1, 0.2, 0.3, 0.4], [0.9, 0.5, 0.6, 0.1])
 -0.8
+>>> trend([(1, 0.9), (2, 0.7), (3, 0.2)]), trend([(1, 0.9), (2, 0.7)])
+(-1.0, 0.0)
 >>> ranks([3.0, 1.0, 3.0])
 [2.5, 1.0, 2.5]
 """
@@ -37,3 +39,11 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman's rank correlation (Pearson's of the ranks; ties get mean ranks)."""
     return round(pearson(ranks(x), ranks(y)), 6)
+
+
+def trend(points: Sequence[tuple[float, float]]) -> float:
+    """Spearman's rho of y over x for (x, y) points; 0.0 with fewer than three points (two
+    points are always perfectly ordered, which says nothing)."""
+    if len(points) < 3:
+        return 0.0
+    return spearman([x for x, _y in points], [y for _x, y in points])

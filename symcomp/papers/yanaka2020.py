@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
-from symcomp.papers.statistics import spearman
+from symcomp.papers.statistics import trend
 from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown, mean_at
 
 ARCHITECTURES = (("lstm", "LSTM"), ("treelstm", "TreeLSTM"), ("bert", "BERT (from scratch)"))
@@ -64,7 +64,7 @@ class Yanaka2020(SuitePaper):
                 }
             )
             points = breakdown(tests, PRODUCTIVITY, "by_depth")
-            rho = spearman([p[0] for p in points], [p[1] for p in points]) if len(points) > 2 else 0
+            rho = trend(points)
             found.append(
                 {
                     "finding": f"{name}: accuracy falls at depths beyond training",
