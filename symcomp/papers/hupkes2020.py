@@ -100,11 +100,22 @@ class Hupkes2020(SuitePaper):
                 {
                     "finding": f"{name}: task accuracy falls as inputs hold more functions",
                     "paper": "accuracy decreases with the number of functions (Fig. 3)",
-                    "symcomp": f"Spearman rho = {rho:.3f} over {len(points)} function counts",
+                    "symcomp": f"Spearman rho = {rho:.3f} over {len(points)} function counts"
+                    + _untrained(points),
                     "reproduced": len(points) > 2 and rho < -0.8,
                 }
             )
         return found
+
+
+def _untrained(points: Sequence[tuple[float, float]]) -> str:
+    """A note when no count has a single exact output: the trend is then not measurable."""
+    if points and all(accuracy == 0 for _count, accuracy in points):
+        return (
+            "; accuracy is 0 at every count (no exact output learnt at this scale), so the "
+            "trend cannot be measured"
+        )
+    return ""
 
 
 PAPER = Hupkes2020(
