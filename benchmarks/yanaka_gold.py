@@ -1,0 +1,107 @@
+"""symcomp's prover against the gold labels of data made the way Yanaka et al. (2020)'s
+published scripts make it, every row of every file type (the tests prove a sample).
+
+tests/yanaka_pipeline.py transcribes the published pipeline (cfg_simple.pl,
+cfg_simple_obj.pl, the Tsurgeon edits, develop.py, format.py). Each row is proved with z3
+(two-way labels: entailment / non-entailment, as the paper's); every disagreement is listed
+with whether a sentence repeats a noun (the published pipeline allows it, and then an
+embedded restriction can be vacuous, which makes a gold "neutral" an entailment).
+
+    python benchmarks/yanaka_gold.py [--rows 600] [--seed 20] [--out runs/benchmarks]
+
+Writes ``yanaka_gold.json`` and ``yanaka_gold.md`` into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import symcomp
+from symcomp.languages.monotonicity.language import read_axioms
+from symcomp.logic.backends import make_prover
+from symcomp.logic.prover import Label, Problem
+from tests import yanaka_pipeline as pipeline
+from tests.test_monotonicity_published import repeats_a_noun
+
+
+def file_types(rows: int, seed: int) -> dict[str, list[tuple[str, str, str, str]]]:
+    rng = random.Random(seed)
+    types = {f"depth{depth}": pipeline.plain_pairs(rng, depth, rows) for depth in range(5)}
+    types["adverb_first"] = pipeline.fronted(types["depth0"], pipeline.ADVS, rng)
+    types["pp_first"] = pipeline.fronted(types["depth0"], pipeline.PREPS, rng)
+    types["object"] = pipeline.object_pairs(rng, rows)
+    return types
+
+
+def check(rows: list[tuple[str, str, str, str]]) -> dict[str, Any]:
+    language = symcomp.get_language("monotonicity")
+    prover, axioms = make_prover("z3"), read_axioms()
+    counts: dict[str, float] = {"rows": len(rows), "agree": 0, "disagree": 0, "unknown": 0}
+    wrong = []
+    start = time.process_time()
+    for premise, hypothesis, gold, _genre in rows:
+        problem = Problem(
+            (("premise", language.meaning(premise)),), language.meaning(hypothesis), axioms
+        )
+        verdict = prover.prove(problem).label
+        if verdict is Label.UNKNOWN:
+            counts["unknown"] += 1
+        elif (verdict is Label.ENTAILMENT) == (gold == "entailment"):
+            counts["agree"] += 1
+        else:
+            counts["disagree"] += 1
+            repeated = repeats_a_noun(premise) or repeats_a_noun(hypothesis)
+            wrong.append(
+                {
+                    "premise": premise,
+                    "hypothesis": hypothesis,
+                    "gold": gold,
+                    "symcomp": verdict.value,
+                    "repeats_a_noun": repeated,
+                }
+            )
+    counts["cpu_seconds"] = round(time.process_time() - start, 1)
+    return {**counts, "disagreements": wrong}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=600, help="pairs drawn per plain depth")
+    parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    args = parser.parse_args()
+    results = {name: check(rows) for name, rows in file_types(args.rows, args.seed).items()}
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "yanaka_gold.json").write_text(json.dumps(results, indent=2) + "\n")
+    lines = [
+        "| file type | rows | agree | disagree | unknown | CPU s |",
+        "|---|---:|---:|---:|---:|---:|",
+        *(
+            f"| {name} | {r['rows']} | {r['agree']} | {r['disagree']} | {r['unknown']} "
+            f"| {r['cpu_seconds']} |"
+            for name, r in results.items()
+        ),
+        "",
+        "Disagreements (gold label vs symcomp's verdict):",
+        "",
+        *(
+            f"- {name}: {w['premise']} ⇒ {w['hypothesis']} — gold {w['gold']}, symcomp "
+            f"{w['symcomp']}{' (a sentence repeats a noun)' if w['repeats_a_noun'] else ''}"
+            for name, r in results.items()
+            for w in r["disagreements"]
+        ),
+    ]
+    (args.out / "yanaka_gold.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
