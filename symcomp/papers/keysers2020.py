@@ -60,7 +60,7 @@ SCALES = {
     ),
     "small": Scale(
         pool=None,
-        targets=(0.15, 0.3, 0.45, 0.6),
+        targets=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6),
         train=0.4,
         dev=0.05,
         test=0.05,
