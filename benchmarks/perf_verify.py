@@ -12,7 +12,8 @@ quantifier of the paper, the numerals (``at least three`` ...) with their exact,
 semantics; ``numeral_share`` is the share of pairs with a numeral. "One core" is ``--jobs 1``.
 
     python benchmarks/perf_verify.py [--n 600] [--n-eprover 150] [--depths 1 3 5]
-        [--jobs 1 2] [--provers z3 eprover] [--repeat 3] [--out runs/benchmarks]
+        [--jobs 1 2] [--provers z3 eprover] [--repeat 3] [--without-numerals]
+        [--out runs/benchmarks]
 
 Writes ``perf_verify.json`` and ``perf_verify.md`` into ``--out``.
 """
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import tempfile
@@ -35,13 +37,25 @@ from symcomp.languages.monotonicity.pairs import PairSpec, generate_pairs
 from symcomp.verify import VerifyOptions
 from symcomp.verify.report import verify_file
 
+NUMERALS = re.compile(r"\b(several|three)\b", re.IGNORECASE)  # the counting quantifiers
 
-def write_pool(folder: Path, n: int, depth: int) -> Path:
+
+def write_pool(folder: Path, n: int, depth: int, without_numerals: bool = False) -> Path:
+    """``n`` pairs of ``depth``; ``without_numerals``: only pairs with no counting quantifier
+    (drawn from a pool 50 times larger)."""
     language = symcomp.get_language("monotonicity")
-    path = folder / f"depth{depth}-{n}.jsonl"
+    path = folder / f"depth{depth}-{n}{'-plain' if without_numerals else ''}.jsonl"
+    drawn = PairSpec(n=n * 50 if without_numerals else n, seed=0, depths=(depth,))
+    kept = 0
     with path.open("w", encoding="utf-8") as handle:
-        for pair in generate_pairs(PairSpec(n=n, seed=0, depths=(depth,))):
-            handle.write(json.dumps(pair.record(language.name, language.version)) + "\n")
+        for pair in generate_pairs(drawn):
+            line = json.dumps(pair.record(language.name, language.version))
+            if without_numerals and NUMERALS.search(line):
+                continue
+            handle.write(line + "\n")
+            kept += 1
+            if kept == n:
+                break
     return path
 
 
@@ -95,6 +109,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--provers", nargs="+", default=["z3", "eprover"])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--without-numerals",
+        action="store_true",
+        help="pools without counting quantifiers (several, at least / more than / at most / "
+        "less than three): what exact numerals cost",
+    )
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     args = parser.parse_args()
     rows = []
@@ -104,7 +124,8 @@ def main() -> None:
         for depth in args.depths:
             sizes = {"z3": args.n, "eprover": args.n_eprover}
             pools = {
-                prover: write_pool(Path(folder), sizes[prover], depth) for prover in args.provers
+                prover: write_pool(Path(folder), sizes[prover], depth, args.without_numerals)
+                for prover in args.provers
             }
             for jobs in args.jobs:
                 for prover, path in pools.items():
