@@ -20,7 +20,7 @@ Number words run from one to ten. The meanings are values of :mod:`symcomp.logic
 >>> from symcomp.logic.lambda_terms import apply, to_formula
 >>> dogs, ran = (lambda x: ("pred", "dog", (x,))), (lambda x: ("pred", "ran", (x,)))
 >>> to_text(to_formula(apply(apply(numeral_value("more than one"), dogs), ran)))
-'exists x1.(dog(x1) & ran(x1) & exists x2.(-(x2 = x1) & dog(x2) & ran(x2)))'
+'exists x1.exists x2.(-(x2 = x1) & dog(x1) & ran(x1) & dog(x2) & ran(x2))'
 >>> to_text(to_formula(apply(apply(numeral_value("fewer than one"), dogs), ran)))
 '-exists x1.(dog(x1) & ran(x1))'
 >>> numeral_value("some") is None
