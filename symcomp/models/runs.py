@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,7 @@ def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:
             f"{out} is a run of {saved.get('model')!r} with other model settings; `resume` "
             f"continues a run with the model it was started with ({config.model!r} given)."
         )
-    if not _trained_on(saved, data.training_digest, data.digest):
+    if not _trained_on(saved, lambda: data.training_digest, lambda: data.digest):
         raise DataError(
             f"{out} was trained on other data (pool, train and dev sha256 differ from test "
             f"{data.name!r}); resume it on the test it was started on."
@@ -591,23 +592,26 @@ def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
             for t, p in found.items()
         }
     saved = run_config(path)
+    served = {
+        t: _trained_on(saved, partial(suite.training_digest, t), partial(suite.digest, t))
+        for t in suite.tests
+    }
     first = next(iter(suite.tests), "")
-
-    def serves(test: str) -> bool:
-        return _trained_on(saved, suite.training_digest(test), suite.digest(test))
-
-    serves_first = bool(first) and serves(first)
+    serves_first = served.get(first, False)
     return {
-        t: path if serves(t) or (_test_only(e) and serves_first) else None
+        t: path if served[t] or (_test_only(e) and serves_first) else None
         for t, e in suite.tests.items()
     }
 
 
-def _trained_on(saved: dict[str, Any], training_digest: str, digest: str) -> bool:
-    """Whether a run's saved configuration says it was trained on this pool, train and dev.
+def _trained_on(
+    saved: dict[str, Any], training_digest: Callable[[], str], digest: Callable[[], str]
+) -> bool:
+    """Whether a run's saved configuration says it was trained on this pool, train and dev
+    (the digests are computed only when needed).
 
     Runs written before ``training_sha256`` existed are matched on the whole split file."""
     data = saved.get("data", {})
     if "training_sha256" in data:
-        return bool(data["training_sha256"] == training_digest)
-    return bool(data.get("split_sha256") == digest)
+        return bool(data["training_sha256"] == training_digest())
+    return bool(data.get("split_sha256") == digest())

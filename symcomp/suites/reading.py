@@ -67,6 +67,7 @@ class Suite:
         self._files: Mapping[str, Any] = files if isinstance(files, Mapping) else {}
         self._bytes: dict[str, bytes] = {}
         self._pools: dict[str, list[Record]] = {}
+        self._pool_digests: dict[str, str] = {}
 
     @classmethod
     def read(cls, path: Path) -> Suite:
@@ -206,9 +207,16 @@ class Suite:
         import json
 
         parts = [split.expanded("train"), split.expanded("dev")]
-        digest = hashlib.sha256(self.read_bytes(self.entry(name).pool, "pool"))
+        digest = hashlib.sha256(self._pool_sha256(self.entry(name).pool).encode())
         digest.update(json.dumps(parts, separators=(",", ":")).encode())
         return digest.hexdigest()
+
+    def _pool_sha256(self, relative: str) -> str:
+        """sha256 of a pool file, computed once (tests share pools; a suite may have many)."""
+        key = posixpath.normpath(relative)
+        if key not in self._pool_digests:
+            self._pool_digests[key] = hashlib.sha256(self.read_bytes(relative, "pool")).hexdigest()
+        return self._pool_digests[key]
 
     def test(self, name: str) -> SuiteTest:
         """Test ``name`` loaded: its pool, split and the records of each part."""
