@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -29,16 +28,6 @@ from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
 from symcomp.logic.prover import Label, Problem
 from tests import yanaka_pipeline as pipeline
-from tests.test_monotonicity_published import repeats_a_noun
-
-
-def file_types(rows: int, seed: int) -> dict[str, list[tuple[str, str, str, str]]]:
-    rng = random.Random(seed)
-    types = {f"depth{depth}": pipeline.plain_pairs(rng, depth, rows) for depth in range(5)}
-    types["adverb_first"] = pipeline.fronted(types["depth0"], pipeline.ADVS, rng)
-    types["pp_first"] = pipeline.fronted(types["depth0"], pipeline.PREPS, rng)
-    types["object"] = pipeline.object_pairs(rng, rows)
-    return types
 
 
 def check(rows: list[tuple[str, str, str, str]]) -> dict[str, Any]:
@@ -58,7 +47,7 @@ def check(rows: list[tuple[str, str, str, str]]) -> dict[str, Any]:
             counts["agree"] += 1
         else:
             counts["disagree"] += 1
-            repeated = repeats_a_noun(premise) or repeats_a_noun(hypothesis)
+            repeated = pipeline.repeats_a_noun(premise) or pipeline.repeats_a_noun(hypothesis)
             wrong.append(
                 {
                     "premise": premise,
@@ -78,7 +67,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     args = parser.parse_args()
-    results = {name: check(rows) for name, rows in file_types(args.rows, args.seed).items()}
+    results = {
+        name: check(rows) for name, rows in pipeline.file_types(args.rows, args.seed).items()
+    }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "yanaka_gold.json").write_text(json.dumps(results, indent=2) + "\n")
     lines = [

@@ -214,3 +214,21 @@ def swipl_yields(grammar: Path, depth: int) -> list[str] | None:
         check=False,
     )
     return [text(line.split()) for line in result.stdout.splitlines() if line.strip()]
+
+
+def file_types(rows: int, seed: int) -> dict[str, list[tuple[str, str, str, str]]]:
+    """Every file type the published scripts write: depth0..depth4 (``rows`` each),
+    adverb_first and pp_first (depth 0 fronted), object (``rows``)."""
+    rng = random.Random(seed)
+    types = {f"depth{depth}": plain_pairs(rng, depth, rows) for depth in range(5)}
+    types["adverb_first"] = fronted(types["depth0"], ADVS, rng)
+    types["pp_first"] = fronted(types["depth0"], PREPS, rng)
+    types["object"] = object_pairs(rng, rows)
+    return types
+
+
+def repeats_a_noun(sentence: str) -> bool:
+    """Whether a noun recurs in the sentence (the published grammar allows it)."""
+    nouns = [word.rstrip(".").removesuffix("es").removesuffix("s") for word in sentence.split()]
+    known = [noun for noun in nouns if noun in {n.removesuffix("s") for n in NOUNS}]
+    return len(known) != len(set(known))
