@@ -164,7 +164,7 @@ def score_tree(
             raise DataError(
                 f"test {name!r} of {suite.root} has no files in a published tree (its "
                 f"`{LAYOUT}` lists {', '.join(layout) or 'no test'}); score it with "
-                f"--predictions or --model, or choose one of those."
+                f"`predictions` or `models`, or choose one of those."
             )
     chosen = {name: layout[name] for name in (tests or layout)}
     found = {name: files.runs(tree) for name, files in chosen.items()}
