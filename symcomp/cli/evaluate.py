@@ -99,7 +99,7 @@ def evaluate(
     if predictions is not None:
         aligned = (
             predictions
-            if predictions.is_file() and predictions.suffix != ".jsonl" and len(tests) == 1
+            if predictions.is_file() and predictions.suffix.lower() != ".jsonl" and len(tests) == 1
             else None
         )
         sources.append(

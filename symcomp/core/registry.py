@@ -121,6 +121,12 @@ def load_plugins(specs: Iterable[str]) -> None:
             raise SymcompError(
                 f"cannot load plugin {spec!r}: {error}. Give a module name or a .py file path."
             ) from None
+        except SystemExit as error:  # sys.exit() in a plugin must not end symcomp in silence
+            raise SymcompError(
+                f"plugin {spec!r} called sys.exit({error.code!r}) while being imported; a plugin "
+                f"registers languages and must not exit. Fix the plugin (run it with python to "
+                f"see where)."
+            ) from None
         except Exception as error:  # the plugin's own code failed, not symcomp's
             raise SymcompError(
                 f"plugin {spec!r} raised {type(error).__name__} while being imported: {error}. "

@@ -52,12 +52,58 @@ def check_name(value: object, *, what: str, source: str, nested: bool = False) -
     return value
 
 
+def check_relative(value: object, *, what: str, source: str) -> str:
+    """``value`` if it is a plain relative POSIX path, else :class:`DataError`.
+
+    Plain: a non-empty string that is not absolute (``/x``, ``C:x``) and has no ``..``, ``.``
+    or empty component, no backslash and no NUL or other control character. It says nothing
+    about symbolic links: :func:`confined` and :func:`resolves_inside` check those where the
+    path meets the file system.
+
+    >>> check_relative("pcfgset/run={run}.txt", what="file", source="manifest.json")
+    'pcfgset/run={run}.txt'
+    >>> check_relative("../up/run={run}.txt", what="file", source="manifest.json")
+    Traceback (most recent call last):
+    ...
+    symcomp.errors.DataError: manifest.json: file '../up/run={run}.txt' is not a path inside ...
+    """
+    if not isinstance(value, str) or not value:
+        raise DataError(f"{source}: {what} must be a non-empty relative path, got {value!r}.")
+    outside = (
+        PurePosixPath(value).is_absolute()
+        or "\\" in value
+        or any(ord(char) < 32 or ord(char) == 127 for char in value)
+        or (len(value) > 1 and value[1] == ":")  # a Windows drive
+        or any(part in {"", ".", ".."} for part in value.split("/"))
+    )
+    if outside:
+        raise DataError(
+            f"{source}: {what} {_shown(value)} is not a path inside the folder (absolute, "
+            f"'..', '.', '\\' or control characters); symcomp only reads and writes files inside "
+            f"the folder. The file was not written by symcomp or was edited: fix {what} in "
+            f"{source} or rebuild the folder."
+        )
+    return value
+
+
+def resolves_inside(root: Path, path: Path) -> bool:
+    """True when ``path``, symbolic links resolved, is ``root`` or inside it.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> resolves_inside(root, root / "a" / "b.txt"), resolves_inside(root, root.parent)
+    (True, False)
+    """
+    base = os.path.realpath(root)
+    return os.path.commonpath([base, os.path.realpath(path)]) == base
+
+
 def confined(root: Path, relative: object, *, what: str, source: str) -> Path:
     """``root / relative`` when that stays inside ``root``, else :class:`DataError`.
 
-    ``relative`` is a POSIX relative path as symcomp writes them (``task/split.json``,
-    ``../examples.jsonl`` from a test folder). Absolute paths, backslashes, NUL and anything
-    that resolves outside ``root`` (through ``..`` or a symbolic link) are refused.
+    ``relative`` is a POSIX relative path as symcomp writes them (``task/split.json``). Absolute
+    paths, ``..`` components, backslashes, NUL and anything that resolves outside ``root``
+    through a symbolic link are refused.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -70,22 +116,13 @@ def confined(root: Path, relative: object, *, what: str, source: str) -> Path:
     """
     if not isinstance(relative, str) or not relative:
         raise DataError(f"{source}: {what} must be a non-empty relative path, got {relative!r}.")
-    pure = PurePosixPath(relative)
-    outside = (
-        pure.is_absolute()
-        or "\\" in relative
-        or any(ord(char) < 32 or ord(char) == 127 for char in relative)
-        or (len(relative) > 1 and relative[1] == ":")  # a Windows drive
-    )
+    check_relative(relative.removeprefix("./"), what=what, source=source)
     path = root / relative
-    if not outside:
-        base = os.path.realpath(root)
-        outside = os.path.commonpath([base, os.path.realpath(path)]) != base
-    if outside:
+    if not resolves_inside(root, path):
         raise DataError(
-            f"{source}: {what} {_shown(relative)} is not a path inside {root}; symcomp only "
-            f"reads and writes files inside the folder. The file was not written by symcomp or "
-            f"was edited: fix {what} in {source} or rebuild the folder."
+            f"{source}: {what} {_shown(relative)} is not a path inside {root} (a symbolic link "
+            f"leads out of it); symcomp only reads and writes files inside the folder. Replace "
+            f"the link by the file, fix {what} in {source} or rebuild the folder."
         )
     return path
 

@@ -4,7 +4,8 @@ A split file is a JSON object ``{"trainIdxs": [...], "devIdxs": [...], "testIdxs
 "meta": {...}}``: 0-based indices into the lines of ``examples.jsonl`` (CFQ indexes
 ``dataset.json`` the same way). ``meta`` records how the split was made and what it measured;
 ``meta["oversample"] = {"<index>": copies}`` repeats training examples (SCAN's add-primitive
-splits repeat the primitive alone), see :meth:`Split.expanded`. Indices are checked against
+splits repeat the primitive alone; every count a whole number >= 1, every index one of
+``trainIdxs``), see :meth:`Split.expanded`. Indices are checked against
 the pool: in range, no repeats, the three parts disjoint.
 
 >>> split = random_split(10, fractions=(0.6, 0.2, 0.2), seed=0, meta={"method": "random"})
@@ -93,6 +94,15 @@ class Split:
                         f"(at position {position}); a split's parts must be disjoint."
                     )
                 owner[index] = name
+        copies = self.meta.get("oversample", {})
+        train = set(self.train)
+        for key in copies if isinstance(copies, Mapping) else ():
+            if int(key) not in train:
+                raise DataError(
+                    f"{source}: meta.oversample names example {key}, which is not in trainIdxs; "
+                    f"only training examples are repeated. Remove the entry or add the example "
+                    f"to trainIdxs."
+                )
 
     def check_pool(self, digest: str, source: str = "split") -> None:
         """Raise :class:`DataError` when the split records the sha256 of another pool than
@@ -136,7 +146,41 @@ class Split:
         meta = data.get("meta", {})
         if not isinstance(meta, Mapping):
             raise DataError(f"{source}: meta must be an object.")
+        if "oversample" in meta:
+            _check_oversample(meta["oversample"], source)
         return cls(parts["train"], parts["dev"], parts["test"], dict(meta))
+
+
+def _check_oversample(copies: Any, source: str) -> None:
+    """``meta.oversample`` must map example indices (decimal strings) to copy counts >= 1.
+
+    >>> _check_oversample({"5": 3}, "s.json")
+    >>> _check_oversample({"5": -1}, "s.json")
+    Traceback (most recent call last):
+    ...
+    symcomp.errors.DataError: s.json: meta.oversample["5"] = -1 is not a number of copies ...
+    """
+    if not isinstance(copies, Mapping):
+        raise DataError(
+            f"{source}: meta.oversample must be an object mapping example indices to copy "
+            f'counts (e.g. {{"12": 3}}), got {type(copies).__name__} {_short(copies)}.'
+        )
+    for key, count in copies.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit()):
+            raise DataError(
+                f"{source}: meta.oversample key {_short(key)} is not an example index (a "
+                f'decimal number as a string, e.g. "12").'
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise DataError(
+                f"{source}: meta.oversample[{json.dumps(key)}] = {_short(count)} is not a number "
+                f"of copies (a whole number >= 1; 1 keeps the example once). Fix the split file."
+            )
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read_split(path: Path, pool_size: int | None = None) -> Split:

@@ -88,7 +88,7 @@ def read_rows(path: Path) -> list[PredictionRow]:
         raise DataError(f"cannot read predictions {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:
         raise DataError(f"{path}: not UTF-8 text; predictions are TSV or JSON lines.") from None
-    if path.suffix == ".jsonl":
+    if path.suffix.lower() == ".jsonl":  # extensions in any case: .JSONL is JSON lines too
         return list(_jsonl_rows(path, lines))
     return list(_tsv_rows(path, lines))
 
@@ -115,6 +115,11 @@ def _jsonl_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
             data = json.loads(line)
         except json.JSONDecodeError as error:
             raise DataError(f"{path}:{number}: not valid JSON ({error.msg}).") from None
+        except RecursionError:
+            raise DataError(
+                f"{path}:{number}: JSON nested too deeply to read; a prediction line is a flat "
+                f'object {{"id": ..., "prediction": ...}}.'
+            ) from None
         if not isinstance(data, dict) or "prediction" not in data or "id" not in data:
             raise DataError(f'{path}:{number}: a prediction line needs "id" and "prediction".')
         source = data.get("input")
@@ -143,7 +148,7 @@ def prediction_files(location: Path) -> list[Path]:
     """The prediction files of a file or folder (folders: every .tsv/.txt/.jsonl, in natural
     order: ``epoch2`` before ``epoch10``)."""
     if location.is_dir():
-        found = (p for p in location.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        found = (p for p in location.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
         files = sorted(found, key=lambda path: natural_key(path.relative_to(location).as_posix()))
         if not files:
             raise DataError(f"{location} holds no prediction files (.tsv, .txt or .jsonl).")

@@ -16,17 +16,23 @@ epoch_log
 
 A test with no file in the tree is left out (its cells read ``n/a``); a test with files for
 some runs but not for every run of the tree is an error naming the missing file.
+
+The manifest may have been edited, so no pattern leads out of the tree: each is a relative path
+without ``..`` whose file name holds ``{run}`` once, and a file found through a symbolic link
+out of the tree is refused, as are two files for one run.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from symcomp.data.safe_paths import check_relative, resolves_inside
 from symcomp.errors import DataError
 from symcomp.metrics.epoch_logs import read_epoch_log
 from symcomp.metrics.predictions import Predictions, read_rows
@@ -35,12 +41,18 @@ from symcomp.metrics.traces import read_trace
 from symcomp.suites.reading import Suite
 
 LAYOUT = "prediction_tree"
+RUN = "{run}"  # the run number in a file pattern
 KINDS = ("predictions", "trace", "epoch_log")
 
 
 @dataclass(frozen=True)
 class TestFiles:
-    """Where the tree keeps one test's files, and what they are."""
+    """Where the tree keeps one test's files, and what they are.
+
+    Each file is a relative path whose folder part is literal and whose name holds ``{run}``
+    once (and ``*`` for any text): :func:`read_layout` checks that, and every file found is
+    checked to lie inside the tree (symbolic links resolved) before it is read.
+    """
 
     __test__ = False  # not a pytest test class, despite the name
 
@@ -54,32 +66,45 @@ class TestFiles:
         return re.compile("".join(mapped.get(part, re.escape(part)) for part in parts))
 
     def path(self, tree: Path, index: int, run: str) -> Path | None:
-        """The file ``index`` of ``run`` in ``tree``, or None when there is none."""
-        wanted = self.pattern(index)
-        folder = tree / Path(self.files[index]).parent
-        if not folder.is_dir():
-            return None
-        for candidate in sorted(folder.iterdir()):
-            found = wanted.fullmatch(candidate.relative_to(tree).as_posix())
-            if found and found.group("run") == run:
-                return candidate
-        return None
+        """The file ``index`` of ``run`` in ``tree``, or None when there is none (a DataError
+        when two files match it, or when it leads out of the tree)."""
+        found = [path for number, path in self._matches(tree, index) if number == run]
+        if len(found) > 1:
+            raise DataError(
+                f"{found[0]} and {found[1]} both match {self.files[index]!r} for run {run}; "
+                f"which one holds the run is not clear. Remove or rename all but one."
+            )
+        return found[0] if found else None
 
     def runs(self, tree: Path) -> set[str]:
         """The run numbers of the files in ``tree`` (of the first file of the test)."""
-        wanted = self.pattern(0)
-        folder = tree / Path(self.files[0]).parent
+        return {number for number, _ in self._matches(tree, 0)}
+
+    def _matches(self, tree: Path, index: int) -> list[tuple[str, Path]]:
+        """(run number, path) of every file of the tree that matches file ``index``."""
+        wanted = self.pattern(index)
+        folder = tree / PurePosixPath(self.files[index]).parent
         if not folder.is_dir():
-            return set()
-        return {
-            found.group("run")
-            for candidate in folder.iterdir()
-            if (found := wanted.fullmatch(candidate.relative_to(tree).as_posix()))
-        }
+            return []
+        found = []
+        for candidate in sorted(folder.iterdir()):
+            match = wanted.fullmatch(candidate.relative_to(tree).as_posix())
+            if match is None:
+                continue
+            if not resolves_inside(tree, candidate):
+                raise DataError(
+                    f"{candidate} leads out of {tree} (symbolic links resolve it to "
+                    f"{os.path.realpath(candidate)}); symcomp reads only files inside the tree. "
+                    f"Copy the file into the tree instead of linking it."
+                )
+            found.append((match.group("run"), candidate))
+        return found
 
 
 def read_layout(suite: Suite) -> dict[str, TestFiles]:
-    """The ``prediction_tree`` of a suite's manifest (a DataError when it has none)."""
+    """The ``prediction_tree`` of a suite's manifest (a DataError when it has none, or when
+    an entry names no test of the suite, no known kind or a file pattern that is not a plain
+    relative path with ``{run}`` once in its file name)."""
     data = suite.manifest.get(LAYOUT)
     where = f"{suite.root / 'manifest.json'}"
     if not isinstance(data, Mapping):
@@ -93,9 +118,35 @@ def read_layout(suite: Suite) -> dict[str, TestFiles]:
         files = entry.get("files") if isinstance(entry, Mapping) else None
         kind = entry.get("kind") if isinstance(entry, Mapping) else None
         if kind not in KINDS or not isinstance(files, list) or not files:
-            raise DataError(f"{where}: `{LAYOUT}` entry {name!r} needs a kind and files.")
-        layout[name] = TestFiles(str(kind), tuple(str(f) for f in files))
+            raise DataError(
+                f"{where}: `{LAYOUT}.{name}` needs a kind ({', '.join(KINDS)}) and a "
+                f"non-empty list of files, got kind {_shown(kind)} and files {_shown(files)}."
+            )
+        checked = tuple(
+            _pattern(value, f"{LAYOUT}.{name}.files[{index}]", where)
+            for index, value in enumerate(files)
+        )
+        layout[name] = TestFiles(str(kind), checked)
     return layout
+
+
+def _pattern(value: object, key: str, where: str) -> str:
+    """A file pattern of ``prediction_tree``, checked (see :func:`read_layout`)."""
+    pattern = check_relative(value, what=f"`{key}`", source=where)
+    folder, _, name = pattern.rpartition("/")
+    if name.count(RUN) != 1 or RUN in folder or "*" in folder:
+        raise DataError(
+            f"{where}: `{key}` {pattern!r} is not a file pattern: its file name must hold "
+            f"{RUN} once (the run number; `*` stands for any text) and its folder part must be "
+            f"literal, as in 'pcfgset/run={RUN}.txt'. Fix it in {where} or import the suite again."
+        )
+    return pattern
+
+
+def _shown(value: object) -> str:
+    """A value from the manifest as a message shows it, shortened when long."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def score_tree(
@@ -107,12 +158,23 @@ def score_tree(
     if not tree.is_dir():
         raise DataError(f"{tree} is not a folder of published runs.")
     layout = read_layout(suite)
-    chosen = {name: layout[name] for name in (tests or layout) if name in layout}
+    for name in tests or ():
+        suite.entry(name)  # an unknown test is an error naming the suite's tests
+        if name not in layout:
+            raise DataError(
+                f"test {name!r} of {suite.root} has no files in a published tree (its "
+                f"`{LAYOUT}` lists {', '.join(layout) or 'no test'}); score it with "
+                f"`predictions` or `models`, or choose one of those."
+            )
+    chosen = {name: layout[name] for name in (tests or layout)}
     found = {name: files.runs(tree) for name, files in chosen.items()}
     runs = sorted(set().union(*found.values()), key=int)
     if not runs:
-        expected = ", ".join(files.files[0] for files in chosen.values())
-        raise DataError(f"{tree} holds no run of any test (expected files like {expected}).")
+        expected = ", ".join(f"{files.files[0]} ({name})" for name, files in chosen.items())
+        raise DataError(
+            f"{tree} holds no run of {'any test' if len(chosen) > 1 else 'the test'} "
+            f"(expected files like {expected or 'none: the suite lists no published files'})."
+        )
     scored = [name for name in chosen if found[name]]
     cards = [_run_card(suite, tree, chosen, scored, run) for run in runs]
     return {

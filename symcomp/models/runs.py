@@ -32,7 +32,7 @@ import torch
 from symcomp._util import Record
 from symcomp.data.artifacts import atomic_writer, write_json
 from symcomp.data.parallel import Jobs, as_executor
-from symcomp.data.safe_paths import check_name
+from symcomp.data.safe_paths import check_name, confined
 from symcomp.errors import DataError, OutputError
 from symcomp.models.device import resolve_device, seeded
 from symcomp.models.safe_load import load_torch_file
@@ -488,12 +488,13 @@ def read_runset(path: Path) -> dict[str, str]:
     runs = _read_json(path / RUNSET).get("runs")
     if not isinstance(runs, dict):
         raise DataError(f"{source}: 'runs' must map tests to run folders.")
-    return {
-        check_name(test, what="test name", source=source, nested=True): check_name(
-            run, what="run folder name", source=source, nested=True
-        )
-        for test, run in runs.items()
-    }
+    found = {}
+    for test, run in runs.items():
+        check_name(test, what="test name", source=source, nested=True)
+        check_name(run, what="run folder name", source=source, nested=True)
+        confined(path, run, what="run folder name", source=source)  # no link out of the set
+        found[test] = run
+    return found
 
 
 def train_suite(

@@ -80,11 +80,11 @@ def data_file(location: Path) -> Path:
 def guess_format(path: Path) -> str:
     """``jsonl`` for ``.jsonl``/``.json`` files, ``mnli`` for a TSV whose header has
     ``sentence1``, else ``tsv``."""
-    if path.suffix in (".jsonl", ".json"):
+    if path.suffix.lower() in (".jsonl", ".json"):  # extensions in any case
         return "jsonl"
     with path.open("rb") as handle:
         first = handle.readline(MAX_LINE_BYTES).removeprefix(BOM).decode("utf-8", "replace")
-    if path.suffix in (".tsv", ".txt") or "\t" in first:
+    if path.suffix.lower() in (".tsv", ".txt") or "\t" in first:
         return "mnli" if "sentence1" in first.rstrip("\r\n").split("\t") else "tsv"
     return "jsonl"
 

@@ -23,6 +23,8 @@ every run of a model.
 from __future__ import annotations
 
 import functools
+import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.data.safe_paths import resolves_inside
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
 from symcomp.languages.pcfg_set.functions import BINARY, UNARY
@@ -45,6 +48,8 @@ from symcomp.suites.folder import SuiteWriter
 from symcomp.suites.unroll import read_records
 
 CONDITIONS = ("equally_distributed", "primitive")
+RATIO = re.compile(r"\d+(\.\d+)?([eE][-+]?\d+)?")  # a plain decimal, as the published names
+BOM = "\ufeff"
 SOURCE = "the data/pcfgset folder of i-machine-think/am-i-compositional"
 
 
@@ -101,10 +106,20 @@ class _Published:
         self.cache: dict[str, Record] = {}
 
     def ratios(self) -> list[str]:
-        found = sorted(
-            path.name.removeprefix("test_pcfg_ratio=").removesuffix("_original.src")
-            for path in (self.root / "overgeneralisation").glob("test_pcfg_ratio=*_original.src")
-        )
+        """The exception ratios of the overgeneralisation files, each a decimal in 0..1 (a
+        DataError naming the file otherwise)."""
+        found = []
+        for path in sorted(
+            (self.root / "overgeneralisation").glob("test_pcfg_ratio=*_original.src")
+        ):
+            ratio = path.name.removeprefix("test_pcfg_ratio=").removesuffix("_original.src")
+            if not RATIO.fullmatch(ratio) or not 0.0 <= float(ratio) <= 1.0:
+                raise DataError(
+                    f"{path}: the ratio {ratio!r} in its name is not a decimal number between 0 "
+                    f"and 1; published files are named test_pcfg_ratio=<R>_original.src with R "
+                    f"such as 0.001. Rename or remove the file."
+                )
+            found.append(ratio)
         return sorted(found, key=float)
 
     def required(self) -> list[str]:
@@ -149,16 +164,50 @@ class _Published:
                     f"holds every test file (training files are optional)."
                 )
 
-    def lines(self, relative: str) -> list[str]:
+    def path(self, relative: str) -> Path:
+        """``root / relative``, refused when a symbolic link leads it out of the folder."""
         path = self.root / relative
+        if not resolves_inside(self.root, path):
+            raise DataError(
+                f"{path} leads out of {self.root} (symbolic links resolve it to "
+                f"{os.path.realpath(path)}); symcomp imports only files inside the folder. "
+                f"Copy the file into the folder instead of linking it."
+            )
+        return path
+
+    def raw_lines(self, relative: str) -> list[str]:
+        """The lines of a file as written (errors name the file, and the line of a byte that
+        is not UTF-8)."""
+        path = self.path(relative)
         try:
-            return [
-                " ".join(line.split()) for line in path.read_text(encoding="utf-8").splitlines()
-            ]
+            data = path.read_bytes()
         except OSError as error:
             raise DataError(f"cannot read {path}: {error.strerror or error}.") from None
-        except UnicodeDecodeError:
-            raise DataError(f"{path}: not UTF-8 text.") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data[: error.start].count(b"\n") + 1
+            raise DataError(
+                f"{path}:{line}: not UTF-8 text (byte {data[error.start]:#04x}); the published "
+                f"files are UTF-8."
+            ) from None
+        # lines end at "\n" only (str.splitlines also ends them at form feeds and other
+        # separators, and line numbers in messages would then differ from an editor's)
+        lines = text.removesuffix("\n").split("\n") if text else []
+        return [line.removesuffix("\r") for line in lines]
+
+    def lines(self, relative: str) -> list[str]:
+        """The lines of a file, spaces normalised; a blank line in an input file (``.src``)
+        is an error naming it (it would shift every line after it)."""
+        lines = [" ".join(line.split()) for line in self.raw_lines(relative)]
+        if relative.endswith(".src"):
+            blank = next((n for n, line in enumerate(lines, start=1) if not line), None)
+            if blank is not None:
+                raise DataError(
+                    f"{self.root / relative}:{blank}: a blank line; a published input file holds "
+                    f"one program per line. Remove the line (and its partner in the other files)."
+                )
+        return lines
 
     def aligned(self, *relatives: str) -> list[tuple[str, ...]]:
         """Rows of line-aligned files (an error when their line counts differ)."""
@@ -168,32 +217,55 @@ class _Published:
         }
         if len(set(counts.values())) > 1:
             shown = ", ".join(f"{self.root / r}: {n:,} lines" for r, n in counts.items())
-            raise DataError(f"line-aligned files differ in length ({shown}).")
+            shortest = min(counts.values())
+            longer = next(r for r, n in counts.items() if n > shortest)
+            raise DataError(
+                f"{self.root / longer}:{shortest + 1}: no partner line; line-aligned files "
+                f"differ in length ({shown})."
+            )
         return list(zip(*columns, strict=True))
 
     def has(self, *relatives: str) -> bool:
         return all((self.root / relative).is_file() for relative in relatives)
 
-    def record(self, text: str, target: str, where: tuple[str, int]) -> Record:
-        """The example of an input, its target checked against its meaning."""
+    def parsed(self, text: str, where: tuple[str, int]) -> Record:
+        """The example record of an input (errors name its file and line)."""
         record = self.cache.get(text)
         if record is None:
+            at = f"{self.root / where[0]}:{where[1]}"
+            if BOM in text:
+                raise DataError(
+                    f"{at}: a byte-order mark (U+FEFF) in the input; save the file as UTF-8 "
+                    f"without one."
+                )
             try:
                 record = self.language.record(self.language.example(text))
             except SymcompError as error:
-                raise DataError(f"{self.root / where[0]}:{where[1]}: {error}") from None
+                raise DataError(f"{at}: {error}") from None
+            except RecursionError:
+                raise DataError(
+                    f"{at}: the program is nested too deeply to process (Python's recursion "
+                    f"limit); remove the line."
+                ) from None
             self.cache[text] = record
+        return record
+
+    def record(
+        self, text: str, target: str, source: tuple[str, int], at: tuple[str, int]
+    ) -> Record:
+        """The example of an input (read at ``source``: file, line), its target (read at
+        ``at``) checked against its meaning."""
+        record = self.parsed(text, source)
         if record["output"] != target:
             raise DataError(
-                f"{self.root / where[0]}:{where[1]}: target {target[:60]!r} is not the meaning "
+                f"{self.root / at[0]}:{at[1]}: target {target[:60]!r} is not the meaning "
                 f"of the input ({str(record['output'])[:60]!r}); the files are not PCFG SET data."
             )
         return record
 
     def examples(self, src: str, tgt: str) -> list[Record]:
-        target_file = tgt
         return [
-            self.record(text, target, (target_file, number))
+            self.record(text, target, (src, number), (tgt, number))
             for number, (text, target) in enumerate(self.aligned(src, tgt), start=1)
         ]
 
@@ -289,9 +361,11 @@ class _Importer:
         twins: list[Record] = []
         pairs = []
         for number, (text, twin_text, target) in enumerate(rows, start=1):
-            where = (f"{base}/test.tgt", number)
-            original = originals.setdefault(text, self.folder.record(text, target, where))
-            twin = self.folder.record(twin_text, target, where)
+            at = (f"{base}/test.tgt", number)
+            original = originals.setdefault(
+                text, self.folder.record(text, target, (f"{base}/test.src", number), at)
+            )
+            twin = self.folder.record(twin_text, target, (f"{base}/test_twin.src", number), at)
             twins.append(twin)
             pairs.append(
                 {"original": original["id"], "synonym": twin["id"], "function": _twinned(twin_text)}
@@ -310,18 +384,13 @@ class _Importer:
         }
 
     def localism(self) -> None:
-        lines = [
-            line.rstrip("\n")
-            for line in (self.folder.root / "localism/unrolled_test.tsv")
-            .read_text(encoding="utf-8")
-            .splitlines()
-        ]
         where = "localism/unrolled_test.tsv"
+        lines = self.folder.raw_lines(where)
         records = read_records(lines, str(self.folder.root / where))
         numbers = [n for n, line in enumerate(lines, start=1) if line.startswith("original")]
         test = [
-            self.folder.record(" ".join(r.source.split()), r.target, (where, number))
-            for r, number in zip(records, numbers, strict=True)
+            self.folder.record(" ".join(r.source.split()), r.target, (where, n), (where, n))
+            for r, n in zip(records, numbers, strict=True)
         ]
         self.writer.write_text(
             "localism/unrolled_test.tsv", lines, "the published unrolled records, verbatim"
@@ -355,7 +424,9 @@ class _Importer:
         )
         exceptions = []
         for number, (text, rule, expected) in enumerate(rows, start=1):
-            record = self.folder.record(text, rule, (f"{base}_original.tgt", number))
+            record = self.folder.record(
+                text, rule, (f"{base}_original.src", number), (f"{base}_original.tgt", number)
+            )
             pair = first_pair(record, EXCEPTION_PAIRS)
             output = exception_output(self.language, text, pair) if pair else None
             if output != expected:
@@ -400,8 +471,8 @@ class _Importer:
         rows = self.folder.aligned(src, tgt)
         # exceptions carry their exception targets: import them as written
         records = []
-        for text, target in rows:
-            record = self.language.record(self.language.example(text))
+        for number, (text, target) in enumerate(rows, start=1):
+            record = self.folder.parsed(text, (src, number))
             meta = {**record["meta"], "output_length": len(target.split())}
             records.append({**record, "output": target, "meta": meta})
         return records
