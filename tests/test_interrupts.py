@@ -19,9 +19,21 @@ import pytest
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
+def default_signals() -> None:
+    """In the child before exec: Ctrl-C acts as in a terminal. pytest-xdist workers ignore
+    SIGINT, and an ignored signal stays ignored across exec (as for a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: object) -> subprocess.Popen[str]:
     command = [sys.executable, "-c", "from symcomp.cli import main; main()", *map(str, args)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_signals,
+    )
 
 
 def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
@@ -142,3 +154,24 @@ def test_a_killed_training_run_resumes_exactly(tmp_path: Path) -> None:
     assert (cut / "predictions" / "test.tsv").read_text() == (
         whole / "predictions" / "test.tsv"
     ).read_text()
+
+
+def test_a_background_job_ignores_ctrl_c_and_stops_on_term(tmp_path: Path) -> None:
+    """Started with SIGINT ignored (``cmd &`` in a script), symcomp keeps ignoring it (README)."""
+    out = tmp_path / "pool"
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()"]
+    command += ["generate", "pcfg-set", "--n", "400000", "--out", str(out)]
+
+    def ignore_ctrl_c() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=ignore_ctrl_c
+    )
+    wait_for(lambda: any(out.glob(".examples.jsonl.*.tmp")))
+    process.send_signal(signal.SIGINT)
+    time.sleep(1)
+    assert process.poll() is None  # still generating
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 143
+    assert not out.exists() or not any(out.iterdir())
