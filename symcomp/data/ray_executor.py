@@ -37,12 +37,42 @@ def _import_ray() -> Any:
     return ray
 
 
+CONNECT_SECONDS = 5.0  # Ray itself retries an unreachable cluster for ten minutes
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` (or ``ray://host:port``) nothing answers on.
+
+    >>> _check_reachable("auto")  # Ray's own names are left to Ray
+    >>> _check_reachable("127.0.0.1:1")
+    Traceback (most recent call last):
+    ...
+    symcomp.errors.SymcompError: cannot reach a Ray cluster at `address` '127.0.0.1:1' ...
+    """
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), CONNECT_SECONDS):
+            pass
+    except OSError as error:
+        raise SymcompError(
+            f"cannot reach a Ray cluster at `address` {address!r} ({error.strerror or error}, "
+            f"tried for up to {CONNECT_SECONDS:g} s). Start one with `ray start --head` and "
+            f"pass the address it prints, or leave `address` out for a cluster on this machine."
+        ) from None
+
+
 class RayExecutor:
     """Work on a Ray cluster: ``address`` of a running one (``ray start --head`` prints it), or
     None for a local one started here with ``workers`` CPUs (default: all)."""
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         self.ray = _import_ray()
+        if address is not None:
+            _check_reachable(address)
         if not self.ray.is_initialized():
             try:
                 self.ray.init(

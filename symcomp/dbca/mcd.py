@@ -28,6 +28,7 @@ count vectors.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +63,8 @@ class McdConfig:
     candidates : int
         Unused examples scored per greedy step.
     removal_interval : int
-        Additions between two removal attempts during the construction (0: none).
+        Additions between two removal attempts during the construction (0: none; 1 is refused:
+        each addition could be undone by the next removal and the split would never grow).
     rounds : int
         Improvement rounds after the construction (0: the plain greedy construction).
     removal_fraction : float
@@ -72,7 +74,8 @@ class McdConfig:
         candidates come from the examples without them, test candidates from those with them.
         ``off``: the plain construction. ``auto``: run both constructions, keep the better.
     time_limit : float or None
-        Stop improving after this many seconds (the construction always completes).
+        Stop improving after this many seconds. The construction always completes: past the
+        limit it only adds (no more removal attempts), so its remaining work is bounded.
     """
 
     train_size: int
@@ -104,6 +107,15 @@ class McdConfig:
             raise DataError(f"`max_da` must lie in [0, 1], got {self.max_da}.")
         if self.candidates < 1 or self.rounds < 0 or self.removal_interval < 0:
             raise DataError("`candidates` must be >= 1, `rounds` and `removal_interval` >= 0.")
+        if self.removal_interval == 1:
+            raise DataError(
+                "`removal_interval` 1 would try a removal after every addition, so the split "
+                "might never grow; use 0 (no removals) or 2 or more (default 100)."
+            )
+        if self.time_limit is not None and not 0.0 < self.time_limit < math.inf:
+            raise DataError(
+                f"`time_limit` must be a positive number of seconds, got {self.time_limit}."
+            )
         if self.seeding not in SEEDING:
             raise DataError(f"seeding must be one of {', '.join(SEEDING)}, got {self.seeding!r}.")
         if not 0.0 < self.removal_fraction < 1.0:
@@ -212,8 +224,9 @@ class _Search:
         kept = picks[allowed[unused[picks]]][:wanted]
         return kept if len(kept) else self.rng.choice(free, wanted, replace=False)
 
-    def grow(self, removal_interval: int) -> None:
-        """Add examples until both sides have their sizes (the greedy construction)."""
+    def grow(self, removal_interval: int, deadline: float = math.inf) -> None:
+        """Add examples until both sides have their sizes (the greedy construction); removal
+        attempts stop at ``deadline`` (a :func:`time.perf_counter` reading)."""
         unused = np.flatnonzero(self.engine.side == UNUSED)
         free = len(unused)
         additions = 0
@@ -226,7 +239,11 @@ class _Search:
             free -= 1
             unused[best] = unused[free]
             additions += 1
-            if removal_interval and additions % removal_interval == 0:
+            if (
+                removal_interval
+                and additions % removal_interval == 0
+                and time.perf_counter() < deadline
+            ):
                 removed = self.remove_one(side)
                 if removed is not None:
                     unused[free] = removed
@@ -313,7 +330,8 @@ def mcd_split(
     config.check(len(features))
     started = time.perf_counter()
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    search, held_out = _construct(features, config, rng, barred_from_test)
+    deadline = math.inf if config.time_limit is None else started + config.time_limit
+    search, held_out = _construct(features, config, rng, barred_from_test, deadline)
     best = _Snapshot.of(search)
     history = [best.record(0)]
     LOG.info("MCD construction: D_A %.4f, D_C %.4f", best.da, best.dc)
@@ -338,6 +356,7 @@ def _construct(
     config: McdConfig,
     rng: np.random.Generator,
     barred: npt.NDArray[np.bool_] | None,
+    deadline: float,
 ) -> tuple[_Search, list[str]]:
     """The greedy construction, seeded or not (``auto``: both, the better kept)."""
     results: list[tuple[_Search, list[str]]] = []
@@ -345,13 +364,13 @@ def _construct(
         seeded = _Search(features, config, rng, barred)
         held_out = seeded.seed_pools(features)
         if held_out or config.seeding == "on":
-            seeded.grow(config.removal_interval)
+            seeded.grow(config.removal_interval, deadline)
             seeded.restrict(0, None)
             seeded.restrict(1, None)
             results.append((seeded, held_out))
     if config.seeding != "on":
         plain = _Search(features, config, rng, barred)
-        plain.grow(config.removal_interval)
+        plain.grow(config.removal_interval, deadline)
         results.append((plain, []))
     for search, held_out in results:
         LOG.info("construction (held-out pairs %s): score %.4f", held_out, search.current())

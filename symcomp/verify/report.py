@@ -7,7 +7,9 @@ data gives the same report byte for byte.
 Exit codes (DESIGN.md): 0 every row agrees; 1 a row disagrees (or a cross-check does; with
 ``strict``, an unknown counts too); 2 bad input: a row is invalid (bad JSON, missing
 column, unknown label) or, unless ``allow_unparsable``, not in the language; also 2 when no
-row at all was verified (every row unparsable, invalid or unknown). Texts and messages longer
+row at all was checked (every row unparsable or invalid). An unknown row was checked and got
+no verdict (the prover's budget ran out): it is not bad input, so a file of unknown rows exits 0,
+or 1 with ``strict``. Texts and messages longer
 than :data:`MAX_SHOWN` characters are shortened in reports.
 
 >>> from symcomp.verify import Check, Status
@@ -106,8 +108,8 @@ class Report:
         """0 all agree, 1 disagreements, 2 bad input (see the module docstring)."""
         if self.counts[Status.INVALID] or (self.counts[Status.UNPARSABLE] and not allow_unparsable):
             return EXIT_BAD_INPUT
-        if self.verified == 0:
-            return EXIT_BAD_INPUT
+        if self.verified + self.counts[Status.UNKNOWN] == 0:
+            return EXIT_BAD_INPUT  # nothing the checker could even try
         unknown = self.counts[Status.UNKNOWN] + self.cross["unknown"]
         if self.counts[Status.DISAGREE] or self.cross["disagree"] or (strict and unknown):
             return EXIT_DISAGREE
@@ -159,7 +161,7 @@ class Report:
             lines += ["", f"cross-check differences ({len(self.cross_problems):,}):"]
             lines += _listing(self.cross_problems, max_listed, cross=True)
         if self.rows and self.verified == 0:
-            lines += ["", "no row was verified: every row is unparsable, invalid or unknown."]
+            lines += ["", _why_none_verified(self.counts[Status.UNKNOWN])]
         return "\n".join(lines)
 
     def _summary(self) -> list[str]:
@@ -287,3 +289,12 @@ def verify_file(
     if progress is not None:
         progress(report.rows % PROGRESS_STEP)
     return report
+
+
+def _why_none_verified(unknown: int) -> str:
+    if unknown:
+        return (
+            "no row got a verdict: every row checked is unknown (the prover's budget ran out); "
+            "raise `rlimit` or `timeout_ms` to decide them."
+        )
+    return "no row was verified: every row is unparsable or invalid."
