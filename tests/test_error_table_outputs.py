@@ -26,6 +26,8 @@ from click.testing import CliRunner
 from symcomp.cli import cli
 
 Check = Callable[[Path], None]
+# case, earlier commands (each must succeed), command, exit code, fragment, check afterwards
+Case = tuple[str, list[tuple[str, ...]], tuple[object, ...], int, str, Check | None]
 
 
 def invoke(*args: object) -> tuple[int, str]:
@@ -88,14 +90,14 @@ def users_file_kept(case: Path) -> None:
 
 SUITE = ("suite", "from-splits", "{t}/pool", "{splits}/r1.json", "--out", "{t}/s", "--no-export")
 EXPORT = ("export", "{t}/pool", "--out", "{t}/e")
-GENBENCH_TWO = (*EXPORT, "--format", "genbench", "--split", "{splits}/r1.json")
+GENBENCH_TWO: tuple[str, ...] = (*EXPORT, "--format", "genbench", "--split", "{splits}/r1.json")
 GENBENCH_TWO += ("--split", "{splits}/r2.json")
 
 
-def clash(fmt: str, name: str, *more: str) -> tuple[object, ...]:
+def clash(fmt: str, name: str, *more: str) -> Case:
     """Export with a split file called ``name`` (besides ``more``) in ``fmt``."""
     splits = [f"{{splits}}/{s}" for s in (*more, name)]
-    args = [*EXPORT, "--format", fmt]
+    args: list[object] = [*EXPORT, "--format", fmt]
     for split in splits:
         args += ["--split", split]
     return (
@@ -108,8 +110,7 @@ def clash(fmt: str, name: str, *more: str) -> tuple[object, ...]:
     )
 
 
-# (case, earlier commands (each must succeed), command, exit code, fragment, check afterwards)
-CASES: list[tuple[str, list[tuple[str, ...]], tuple[object, ...], int, str, Check | None]] = [
+CASES: list[Case] = [
     # one kind never replaces another (§2.2)
     (
         "export-into-its-pool",
