@@ -8,9 +8,10 @@ its sizes and divergences. Exit codes: 0 written; 1 ``--strict`` and an MCD targ
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,15 +126,27 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
     )
 
 
-def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+@contextlib.contextmanager
+def _writing(values: dict[str, Any]) -> Iterator[None]:
+    """Hold ``--out`` from the first check to the written split: a second command writing the
+    same file is refused (exit 2) instead of one silently replacing the other's split."""
+    from symcomp.data.artifacts import writing_beside
     from symcomp.data.splits import check_replaceable
-    from symcomp.dbca.baselines import SplitSizes
-    from symcomp.dbca.split import PoolData
 
     out: Path = values["out"]
     check_replaceable(out, overwrite=values["overwrite"])
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist; create it first.")
+    with writing_beside(out):
+        # again under the lock: a command that held it may have written the file meanwhile
+        check_replaceable(out, overwrite=values["overwrite"])
+        yield
+
+
+def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+    from symcomp.dbca.baselines import SplitSizes
+    from symcomp.dbca.split import PoolData
+
     data = PoolData.read(pool, _options(values), values["pattern_abstraction"] or "auto")
     if values["pattern_abstraction"] == "language":
         data.patterns.kind  # noqa: B018 - fail before a long search when there is none
@@ -237,6 +250,11 @@ def split() -> None:
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
+    with _writing(values):
+        _split_dbca(pool, values)
+
+
+def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
     ctx = click.get_current_context()
     from symcomp.data.splits import read_split
     from symcomp.dbca.mcd import McdConfig
@@ -304,13 +322,14 @@ def _target(text: str) -> float | None:
 def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
     from symcomp.dbca.split import baseline
 
-    with working(click.get_current_context(), f"split {method}") as note:
-        note("reading the pool")
-        data, sizes = _prepare(pool, values)
-        note("splitting and measuring")
-        threshold = values.get("max_train_length")
-        split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
-    _write(split_value, values["out"])
+    with _writing(values):
+        with working(click.get_current_context(), f"split {method}") as note:
+            note("reading the pool")
+            data, sizes = _prepare(pool, values)
+            note("splitting and measuring")
+            threshold = values.get("max_train_length")
+            split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
+        _write(split_value, values["out"])
 
 
 _BY = click.option(

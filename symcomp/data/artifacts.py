@@ -13,6 +13,8 @@ import functools
 import hashlib
 import json
 import os
+import shutil
+import signal
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -23,18 +25,50 @@ from symcomp.errors import DataError, OutputError
 EXAMPLES = "examples.jsonl"
 MANIFEST = "manifest.json"
 LOCK = ".symcomp.lock"  # held while a command writes into a folder, removed when it is done
+# what each manifest `format` makes a folder: a folder of one kind is only ever replaced by a
+# command writing the same kind (an export never replaces a pool's manifest, nor a pool an
+# export's)
+_KINDS = (
+    ("symcomp.pool/", "pool"),
+    ("symcomp.nli.entailment-pool/", "pool"),
+    ("symcomp.export.", "export"),
+    ("symcomp.suite/", "suite"),
+    ("symcomp-run", "training run"),
+)
+
+
+def manifest_kind(manifest: Mapping[str, Any]) -> str | None:
+    """The kind of folder a manifest describes (pool, export, suite, ...), from its ``format``;
+    None when it records no format.
+
+    >>> manifest_kind({"format": "symcomp.export.tsv/1"})
+    'export'
+    >>> manifest_kind({"format": "symcomp.pool/1"})
+    'pool'
+    """
+    fmt = manifest.get("format")
+    if not isinstance(fmt, str):
+        return None
+    for prefix, kind in _KINDS:
+        if fmt.startswith(prefix):
+            return kind
+    return fmt
 
 
 @contextlib.contextmanager
-def writing_into(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> Iterator[bool]:
+def writing_into(
+    path: Path, *, overwrite: bool, names: tuple[str, ...], kind: str | None = None
+) -> Iterator[bool]:
     """Prepare ``path`` (see :func:`prepare_output_dir`) and hold it while the block writes.
 
     A second command writing into the same folder is refused instead of interleaving its files
     with this one's; temporary files an earlier, killed command left behind are removed; when
     the block fails, a folder this call created is removed again. Yields whether it was created.
     """
-    created = prepare_output_dir(path, overwrite=overwrite, names=names)
-    with _locked(path):
+    created = prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
+    with _locked(path / LOCK, path):
+        # checked again under the lock: a command that held it may have written meanwhile
+        prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
         _remove_stale_temporaries(path, names)
         try:
             yield created
@@ -46,27 +80,152 @@ def writing_into(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> Iter
             raise
 
 
+def lock_beside(path: Path) -> Path:
+    """The lock file of an output that is a single file, or a folder built elsewhere and
+    renamed into place: ``.NAME.symcomp.lock`` beside it.
+
+    >>> lock_beside(Path("/data/mcd1.json")).as_posix()
+    '/data/.mcd1.json.symcomp.lock'
+    """
+    return path.parent / f".{path.name}{LOCK}"
+
+
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def writing_beside(path: Path) -> Iterator[None]:
+    """Hold ``path`` (a file, or a folder assembled elsewhere) while the block writes it: a
+    second command writing the same ``path`` is refused (:class:`OutputError`) instead of one
+    silently replacing the other. The lock file beside it is removed when the block ends."""
+    path = Path(os.path.abspath(path))  # `out` and `./out` are one output
+    try:
+        with _locked(lock_beside(path), path):
+            yield
+    except FileNotFoundError as error:
+        if error.filename != str(lock_beside(path)):
+            raise
+        raise OutputError(
+            f"cannot write {path}: folder {path.parent} does not exist; create it first."
+        ) from None
+
+
+@contextlib.contextmanager
+def _locked(lock: Path, what: Path) -> Iterator[None]:
     try:
         import fcntl
     except ImportError:  # no advisory locks on this platform: write without one
         yield
         return
-    with (path / LOCK).open("a") as handle:
+    with lock.open("a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise OutputError(
-                f"another symcomp command is writing into {path}; wait for it to finish or "
-                f"choose another folder."
+                f"another symcomp command is writing {what}; wait for it to finish or "
+                f"choose another `out`."
             ) from None
         try:
             yield
         finally:
             with contextlib.suppress(OSError):
-                (path / LOCK).unlink(missing_ok=True)  # the folder holds only the results
+                lock.unlink(missing_ok=True)  # the folder holds only the results
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+STAGING = ".staging-"  # a folder inside an output folder where a new output is assembled
+
+
+@contextlib.contextmanager
+def staging_in(path: Path) -> Iterator[Path]:
+    """A temporary folder inside ``path`` (held with :func:`writing_into`) to assemble a whole
+    output in; :func:`move_into_place` moves it in, and it is removed when the block ends.
+
+    Writing everything aside first means an interrupted command leaves the previous output
+    (or none), never a mixture; staging folders a killed command left are removed first.
+    """
+    for stale in path.glob(f"{STAGING}*.tmp"):
+        shutil.rmtree(stale, ignore_errors=True)
+    work = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
+    """Replace the files ``replaced`` of ``path`` (an earlier output's manifest and the files
+    it lists, as relative paths) by the files in ``work``, the manifest last. Files symcomp
+    did not write stay where they are; folders the old files leave empty are removed.
+
+    Termination signals (Ctrl-C, SIGTERM, SIGHUP) wait until the swap is done, so the folder
+    holds the old output or the new one, not parts of both.
+
+    Raises
+    ------
+    OutputError
+        Before anything is moved, when a new file or folder would take the place of a file
+        or folder that is not among ``replaced`` (symcomp never replaces files it did not
+        write).
+    """
+    old_files = sorted(set(replaced))
+    _check_clashes(work, path, set(old_files))
+    old = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
+    try:
+        with _signals_held():
+            for name in old_files:
+                here = path / name
+                if here.is_file() or here.is_symlink():
+                    aside = old / name
+                    aside.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(here, aside)
+            folders = {parent for name in old_files for parent in Path(name).parents}
+            for folder in sorted(folders, key=lambda item: len(item.parts), reverse=True):
+                if folder.parts:
+                    with contextlib.suppress(OSError):  # not empty: it holds the user's files
+                        (path / folder).rmdir()
+            _merge(work, path)
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_clashes(work: Path, path: Path, replaced: set[str]) -> None:
+    for entry in sorted(work.rglob("*")):
+        relative = entry.relative_to(work).as_posix()
+        there = path / relative
+        if not there.exists() and not there.is_symlink():
+            continue
+        if entry.is_dir() and there.is_dir() and not there.is_symlink():
+            continue  # the folders merge; their files are checked one by one
+        if relative in replaced and not there.is_dir():
+            continue
+        raise OutputError(
+            f"{there} is in the way of the new output and symcomp did not write it (it is not "
+            f"listed in {path / MANIFEST}); symcomp never replaces files it did not write. "
+            f"Move it away or choose another `out`."
+        )
+
+
+def _merge(source: Path, target: Path) -> None:
+    """Move every entry of ``source`` into ``target``, merging folders; the manifest last."""
+    for entry in sorted(source.iterdir(), key=lambda item: item.name == MANIFEST):
+        there = target / entry.name
+        if entry.is_dir() and there.is_dir() and not there.is_symlink():
+            _merge(entry, there)
+        else:
+            os.replace(entry, there)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    held = {
+        getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+    }
+    if not hasattr(signal, "pthread_sigmask"):  # no signal masks on this platform
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a pending signal arrives now
 
 
 def _remove_stale_temporaries(path: Path, names: tuple[str, ...]) -> None:
@@ -77,17 +236,22 @@ def _remove_stale_temporaries(path: Path, names: tuple[str, ...]) -> None:
                 stale.unlink()
 
 
-def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -> bool:
+def prepare_output_dir(
+    path: Path, *, overwrite: bool, names: tuple[str, ...], kind: str | None = None
+) -> bool:
     """Make sure ``path`` is a writable folder; return True when this call created it.
 
     Only files symcomp wrote are ever replaced: with ``overwrite``, each of ``names`` that
-    exists must be listed in the folder's ``manifest.json`` (see :func:`written_by_symcomp`).
+    exists must be listed in the folder's ``manifest.json`` (see :func:`written_by_symcomp`),
+    and a folder whose manifest says it is of another ``kind`` than the one to be written
+    (see :func:`manifest_kind`: a pool, an export, a suite) is never written into.
 
     Raises
     ------
     OutputError
-        When ``path`` is a file, cannot be created or written, or already holds one of
-        ``names`` and ``overwrite`` is false or the file is not symcomp's.
+        When ``path`` is a file, cannot be created or written, is a folder of another kind,
+        or already holds one of ``names`` and ``overwrite`` is false or the file is not
+        symcomp's.
     """
     if path.exists() and not path.is_dir():
         raise OutputError(f"`out` {path} is a file; give a folder.")
@@ -100,6 +264,8 @@ def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -
         raise OutputError(
             f"cannot write to {path}: {error.strerror or error}. Choose a folder you can write."
         ) from None
+    if kind is not None:
+        _check_kind(path, kind)
     existing = [name for name in names if (path / name).exists()]
     if not existing:
         return created
@@ -116,6 +282,23 @@ def prepare_output_dir(path: Path, *, overwrite: bool, names: tuple[str, ...]) -
             f"(the old files stay until the new ones are complete) or choose another folder."
         )
     return created
+
+
+def _check_kind(path: Path, kind: str) -> None:
+    try:
+        found = manifest_kind(read_manifest(path))
+    except DataError:
+        return  # no manifest (or not one symcomp can read): the file checks decide
+    if found is not None and found != kind:
+        raise OutputError(
+            f"{path} is {_a(found)} folder (see its {MANIFEST}); {_a(kind)} cannot go into "
+            f"it, since symcomp replaces a folder only with one of the same kind. Choose "
+            f"another `out`."
+        )
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
 
 def written_by_symcomp(folder: Path, name: str) -> bool:

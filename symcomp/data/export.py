@@ -42,12 +42,17 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.data.artifacts import (
+    LOCK,
     MANIFEST,
+    STAGING,
     atomic_writer,
     examples_path,
     file_record,
+    manifest_kind,
+    move_into_place,
     read_examples,
     read_manifest,
+    staging_in,
     write_json,
     writing_into,
 )
@@ -180,33 +185,81 @@ def write_export(
     """Write ``source`` in ``fmt`` into the folder ``target`` (see the module); return it.
 
     Everything is checked before the first file is written: a field a line format cannot
-    hold is an error naming the example, and nothing is left behind.
+    hold is an error naming the example, and nothing is left behind. The export is assembled
+    in a staging folder inside ``target`` and moved into place when complete, so an
+    interrupted export leaves the previous one (or none); with ``overwrite`` every file of
+    the previous export (those its manifest lists) is replaced, whatever its format was.
     """
     _check_format(fmt)
+    _check_config_names(source, fmt)
     if fmt in ("tsv", "srctgt") and not join_lines:
         _check_line_fields(source)
     step = progress or (lambda count: None)
     names = _top_names(source, fmt)
-    with writing_into(target, overwrite=overwrite, names=(*names, MANIFEST)):
+    with writing_into(target, overwrite=overwrite, names=(*names, MANIFEST), kind="export"):
+        replaced = _previous_entries(target)
         transform = _joined if join_lines else _same
         writer = {"tsv": _write_lines, "srctgt": _write_lines, "hf": _write_hf}.get(
             fmt, _write_genbench
         )
-        files = writer(source, target, fmt, transform, step)
-        write_json(
-            target / MANIFEST,
-            {
-                "format": f"symcomp.export.{fmt}/1",
-                **dict(source.header),
-                "join_lines": join_lines,
-                "configs": {
-                    c.name: {part: len(rows) for part, rows in c.parts.items()}
-                    for c in source.configs
+        with staging_in(target) as work:
+            files = writer(source, work, fmt, transform, step, target)
+            write_json(
+                work / MANIFEST,
+                {
+                    "format": f"symcomp.export.{fmt}/1",
+                    **dict(source.header),
+                    "join_lines": join_lines,
+                    "configs": {
+                        c.name: {part: len(rows) for part, rows in c.parts.items()}
+                        for c in source.configs
+                    },
+                    "files": {
+                        path.relative_to(work).as_posix(): file_record(path) for path in files
+                    },
                 },
-                "files": {path.relative_to(target).as_posix(): file_record(path) for path in files},
-            },
-        )
+            )
+            move_into_place(work, target, replaced)
     return target
+
+
+def _check_config_names(source: ExportSource, fmt: str) -> None:
+    """Refuse a configuration whose folder would take the place of a file the export writes
+    itself (a split file ``manifest.json.json`` names the configuration ``manifest.json``)."""
+    if source.unsplit or fmt == "hf" or (fmt == "genbench" and len(source.configs) == 1):
+        return  # no configuration folder beside the export's own files
+    own = {MANIFEST, LOCK}
+    if fmt == "genbench":
+        own |= {"config.jsonnet", "doc.md", *_genbench_files()}
+    files = source.header.get("source", {}).get("splits", {})
+    for config in source.configs:
+        clash = next((name for name in own if name.casefold() == config.name.casefold()), None)
+        if clash is None and not config.name.startswith(STAGING):
+            continue
+        clash = clash or f"{STAGING}* (its staging folder)"
+        if config.name in files:
+            raise DataError(
+                f"the split file {files[config.name]} names the configuration "
+                f"{config.name!r}, whose folder would take the place of the export's own "
+                f"{clash}; rename the split file (a configuration is named after its split "
+                f"file without .json). Nothing was written."
+            )
+        raise DataError(
+            f"the configuration {config.name!r} would take the place of the export's own "
+            f"{clash}; rename it. Nothing was written."
+        )
+
+
+def _previous_entries(target: Path) -> list[str]:
+    """The files of the export already in ``target`` (its manifest and what it lists, as
+    relative paths): what a new export replaces, whatever its format was."""
+    try:
+        manifest = read_manifest(target)
+    except DataError:
+        return []
+    if manifest_kind(manifest) != "export":
+        return []
+    return [MANIFEST, *(path.relative_to(target).as_posix() for path in _previous_files(target))]
 
 
 def _top_names(source: ExportSource, fmt: str) -> tuple[str, ...]:
@@ -255,6 +308,7 @@ def _write_lines(
     fmt: str,
     transform: Callable[[str], str],
     step: Callable[[int], None],
+    final: Path,
 ) -> list[Path]:
     files: list[Path] = []
     for config in source.configs:
@@ -370,6 +424,7 @@ def _write_hf(
     fmt: str,
     transform: Callable[[str], str],
     step: Callable[[int], None],
+    final: Path,
 ) -> list[Path]:
     data = target / "data"
     data.mkdir(exist_ok=True)
@@ -406,12 +461,9 @@ def _write_hf(
         infos.append(
             {"config_name": config.name, "features": _features(columns, labels), "splits": splits}
         )
-    for stale in _previous_files(target):
-        if stale.is_relative_to(data) and stale not in files:
-            stale.unlink(missing_ok=True)  # an earlier export of another source (overwrite)
     readme = target / "README.md"
     with atomic_writer(readme) as handle:
-        handle.write(_card(source, configs, infos, target))
+        handle.write(_card(source, configs, infos, final))
     return [*files, readme]
 
 
@@ -537,6 +589,7 @@ def _write_genbench(
     fmt: str,
     transform: Callable[[str], str],
     step: Callable[[int], None],
+    final: Path,
 ) -> list[Path]:
     language = source.header.get("language")
     files: list[Path] = []
@@ -558,7 +611,8 @@ def _write_genbench(
                     row = _genbench_row(record, transform, labels)
                     handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             step(len(records))
-            urls[GENBENCH_SPLITS[part]] = path.resolve().as_uri()
+            # the address the file will have once the export is moved into place
+            urls[GENBENCH_SPLITS[part]] = (final / path.relative_to(target)).resolve().as_uri()
             files.append(path)
         task = genbench_config(
             f"{language} {config.name}" if not source.unsplit else f"{language}",

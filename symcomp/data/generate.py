@@ -136,7 +136,7 @@ def generate(
     """
     spec.check(language)
     stats = DrawStats()
-    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST)):
+    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
         with atomic_writer(out / EXAMPLES) as handle:
             lines = _lines(language, spec, stats, jobs)
             if spec.naturalize is not None:

@@ -34,6 +34,7 @@ from symcomp.data.artifacts import (
     folder_mode,
     read_manifest,
     write_json,
+    writing_beside,
 )
 from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
@@ -51,28 +52,30 @@ class SuiteWriter:
         root = root.resolve()  # `--out .` has no name to build a sibling folder from
         if root.exists() and not root.is_dir():
             raise OutputError(f"`out` {root} is a file; give a folder.")
-        if root.exists() and any(root.iterdir()):
-            foreign = foreign_files(root)
-            if foreign:
-                more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-                shown = ", ".join(foreign[:5]) + more
-                raise OutputError(
-                    f"{root} holds files that are not part of a symcomp suite ({shown}); symcomp "
-                    f"never replaces files it did not write. Choose another folder."
-                )
-            if not overwrite:
-                raise OutputError(
-                    f"{root} already holds a suite; pass `overwrite` to replace it (the old "
-                    f"suite stays until the new one is complete) or choose another folder."
-                )
         try:
             root.parent.mkdir(parents=True, exist_ok=True)
-            self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
-            os.chmod(self.work, folder_mode())  # mkdtemp's folder is private; a suite is not
         except OSError as error:
             raise OutputError(
                 f"cannot write to {root.parent}: {error.strerror or error}."
             ) from None
+        # held until the suite is in place: a second command building the same suite is
+        # refused instead of one silently replacing the other
+        self._held = contextlib.ExitStack()
+        self._held.enter_context(writing_beside(root))
+        try:
+            _check_replaceable(root, overwrite=overwrite)
+            self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+            os.chmod(self.work, folder_mode())  # mkdtemp's folder is private; a suite is not
+        except OSError as error:
+            self._held.close()
+            if isinstance(error, OutputError):
+                raise
+            raise OutputError(
+                f"cannot write to {root.parent}: {error.strerror or error}."
+            ) from None
+        except BaseException:
+            self._held.close()
+            raise
         self.root = root
         self.export = export
         self.tests: dict[str, TestEntry] = {}
@@ -82,8 +85,11 @@ class SuiteWriter:
         return self
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        if self.work.exists():
-            shutil.rmtree(self.work, ignore_errors=True)
+        try:
+            if self.work.exists():
+                shutil.rmtree(self.work, ignore_errors=True)
+        finally:
+            self._held.close()
 
     # -- files -----------------------------------------------------------------------------
 
@@ -227,6 +233,23 @@ class SuiteWriter:
         os.replace(self.work, self.root)
         with contextlib.suppress(OSError):
             shutil.rmtree(old)
+
+
+def _check_replaceable(root: Path, *, overwrite: bool) -> None:
+    if root.exists() and any(root.iterdir()):
+        foreign = foreign_files(root)
+        if foreign:
+            more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            shown = ", ".join(foreign[:5]) + more
+            raise OutputError(
+                f"{root} holds files that are not part of a symcomp suite ({shown}); symcomp "
+                f"never replaces files it did not write. Choose another folder."
+            )
+        if not overwrite:
+            raise OutputError(
+                f"{root} already holds a suite; pass `overwrite` to replace it (the old "
+                f"suite stays until the new one is complete) or choose another folder."
+            )
 
 
 def foreign_files(root: Path) -> list[str]:

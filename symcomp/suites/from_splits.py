@@ -21,6 +21,21 @@ from symcomp.errors import DataError
 from symcomp.suites.folder import SuiteWriter
 
 KINDS = ("accuracy", "value")
+OWN_FILES = ("examples.jsonl", "README.md", "manifest.json")  # a suite's top-level files
+
+
+def _check_test_name(name: str, given: Path | Split) -> None:
+    """Refuse a test whose folder would take the place of one of the suite's own files."""
+    check_name(name, what="test name", source="splits")
+    clash = next((own for own in OWN_FILES if own.casefold() == name.casefold()), None)
+    if clash is None:
+        return
+    where = f"the split file {given}" if isinstance(given, Path) else f"the split {name!r}"
+    raise DataError(
+        f"{where} names the test {name!r}, whose folder would take the place of the suite's "
+        f"own {clash}; rename the split file (a test is named after its split file without "
+        f".json). Nothing was written."
+    )
 
 
 def suite_from_splits(
@@ -56,6 +71,8 @@ def suite_from_splits(
         raise DataError(f"{source.parent}: the pool's manifest names no language.")
     records = list(read_examples(source))
     digest = file_record(source)["sha256"]
+    for name, given in splits.items():
+        _check_test_name(name, given)
     say = progress or (lambda message: None)
     with SuiteWriter(out, overwrite=overwrite, export=export) as writer:
         shutil.copyfile(source, writer.path("examples.jsonl"))

@@ -58,7 +58,7 @@ def write_subsampled_pool(
         return generate(language, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
     spec.check(language)
     assert spec.n is not None
-    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST)):
+    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
         stats = DrawStats()
         candidates, filtered = _draw(language, spec, oversample, keep, stats)
         if len(candidates) < spec.n:

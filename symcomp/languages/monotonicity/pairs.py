@@ -454,7 +454,7 @@ def write_pairs(
 ) -> dict[str, Any]:
     """Write ``out/examples.jsonl`` (pair records) and ``out/manifest.json``; return it."""
     spec.check()
-    prepare_output_dir(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST))
+    prepare_output_dir(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool")
     stats = PairStats()
     counts: dict[str, Counter[str]] = {
         key: Counter() for key in ("depth", "label", "polarity", "phenomenon", "variant")
