@@ -246,7 +246,8 @@ def split_dbca(pool: Path, **values: Any) -> None:
     with working(ctx, "split dbca") as note:
         note("reading the pool and its compounds")
         data, sizes = _prepare(pool, values)
-        earlier = {str(path): read_split(path, len(data)) for path in values["distinct_from"]}
+        # checked against POOL (its sha256, then its size) by mcd
+        earlier = {str(path): read_split(path) for path in values["distinct_from"]}
         note(f"searching ({len(data):,} examples, {values['method']})")
         if values["method"] == "swap":
             result = swap(

@@ -104,16 +104,28 @@ class Split:
                     f"to trainIdxs."
                 )
 
-    def check_pool(self, digest: str, source: str = "split") -> None:
+    def check_pool(self, digest: str, source: str = "split", pool: str | None = None) -> None:
         """Raise :class:`DataError` when the split records the sha256 of another pool than
         ``digest`` (``meta.pool.sha256``, as ``symcomp split`` writes), or has an empty train
-        or test part (nothing to learn or to measure)."""
+        or test part (nothing to learn or to measure). ``pool`` names the pool of ``digest``
+        in the message, beside the pool the split records.
+
+        >>> split = Split((0,), (), (1,), {"pool": {"path": "a/examples.jsonl", "sha256": "1"}})
+        >>> try:
+        ...     split.check_pool("2", "s.json", "b/examples.jsonl")
+        ... except ValueError as error:
+        ...     print(str(error)[:60])
+        s.json was made for another pool (a/examples.jsonl, sha256 1
+        """
         recorded = self.meta.get("pool", {})
         made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
         if made_for is not None and made_for != digest:
+            made_path = recorded.get("path") if isinstance(recorded, Mapping) else None
+            other = f"{made_path}, " if isinstance(made_path, str) else ""
+            this = f"{pool} (sha256 {digest[:16]}…)" if pool else f"this pool ({digest[:16]}…)"
             raise DataError(
-                f"{source} was made for another pool (sha256 {str(made_for)[:16]}…, this pool "
-                f"{digest[:16]}…); split this pool instead."
+                f"{source} was made for another pool ({other}sha256 {str(made_for)[:16]}…), "
+                f"not for {this}; use a split made for {pool or 'this pool'}, or split it anew."
             )
         empty = [part for part in ("train", "test") if not self.part(part)]
         if empty:
