@@ -64,8 +64,7 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("suite", "scan", "--out", root / "suite", "--no-export")[0] == 0
     configs = root / "configs"
     configs.mkdir()
-    (configs / "taken").mkdir()
-    (configs / "taken" / "mine.txt").write_text("the user's own file\n")
+    assert invoke("generate", "scan", "--n", 10, "--out", configs / "taken")[0] == 0
     for name, text in CONFIGS.items():
         (configs / f"{name}.toml").write_text(text)
         found[f"{name}.toml"] = str(configs / f"{name}.toml")
@@ -304,3 +303,47 @@ def test_bad_input(
         assert fragment in output, f"{case}: {fragment!r} not in: {output}"
     assert not Path(paths["root"], "s.json").exists()
     assert not Path(paths["root"], "d.json").exists()
+
+
+def test_config_values_read_as_typed_and_paths_beside_the_file(
+    paths: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Integers from TOML integers or strings, paths relative to the config file's folder
+    (not the working directory), and the command line over a bad value of the file."""
+    folder = tmp_path / "experiment"
+    folder.mkdir()
+    (folder / "run.toml").write_text(
+        '[generate]\nlanguage = "scan"\nn = 12\nseed = "3"\nout = "pool"\n'
+        '[evaluate]\nmodel = ["echo.py:echo"]\ntest = ["simple"]\n'
+    )
+    (folder / "echo.py").write_text("def echo(inputs):\n    return list(inputs)\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, output = invoke("generate", "--config", folder / "run.toml")
+    assert code == 0, output
+    manifest = json.loads((folder / "pool" / "manifest.json").read_text())
+    assert (manifest["parameters"]["n"], manifest["seed"]) == (12, 3), manifest
+    assert not (elsewhere / "pool").exists()
+    code, output = invoke("evaluate", paths["suite"], "--config", folder / "run.toml")
+    assert code == 0, output
+    assert "simple" in output
+    # a value given on the command line wins, so the file's value is never converted (a
+    # value of the wrong TOML kind, like an unknown key, is refused whatever the command line)
+    (folder / "bad.toml").write_text('[generate]\nn = "5.7"\nseed = "x"\n')
+    code, output = invoke(
+        "generate", "scan", "--n", 4, "--seed", 0, "--config", folder / "bad.toml",
+        "--out", tmp_path / "cli-pool",
+    )  # fmt: skip
+    assert code == 0, output
+
+
+def test_an_error_from_a_config_value_names_the_file(paths: dict[str, str], tmp_path: Path) -> None:
+    """An error the command finds later (not while reading the value) still names the file."""
+    (tmp_path / "run.toml").write_text("[split]\ntrain-frac = 0.9\ntest-frac = 0.9\n")
+    code, output = invoke(
+        "split", "random", paths["pool"], "--config", tmp_path / "run.toml",
+        "--out", tmp_path / "s.json",
+    )  # fmt: skip
+    assert code == 2, output
+    assert "run.toml" in output and "[split] train-frac" in output, output

@@ -9,7 +9,15 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli, config_option, executor_options, jobs_from, working
+from symcomp.cli.app import (
+    PathSpec,
+    UserError,
+    cli,
+    config_option,
+    executor_options,
+    jobs_from,
+    working,
+)
 
 
 def _build_model(spec: str, context: Any) -> Any:
@@ -23,6 +31,7 @@ def _build_model(spec: str, context: Any) -> Any:
 @click.option(
     "--model",
     "models",
+    type=PathSpec(),
     multiple=True,
     metavar="SPEC",
     help="oracle, copy-strings, copy-input, module:attribute or file.py:attribute "

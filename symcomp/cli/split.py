@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import EXIT_DISAGREE, UserError, cli, config_option, working
+from symcomp.cli.app import EXIT_DISAGREE, FiniteFloat, UserError, cli, config_option, working
 
 F = Callable[..., Any]
 
@@ -27,11 +27,11 @@ def _pool_argument(function: F) -> F:
 
 def _size_options(function: F) -> F:
     options = [
-        click.option("--train-frac", type=float, default=0.4, show_default=True),
-        click.option("--test-frac", type=float, default=0.1, show_default=True),
+        click.option("--train-frac", type=FiniteFloat(), default=0.4, show_default=True),
+        click.option("--test-frac", type=FiniteFloat(), default=0.1, show_default=True),
         click.option(
             "--dev-frac",
-            type=float,
+            type=FiniteFloat(),
             default=0.0,
             show_default=True,
             help="Dev is drawn at random from the held-out side (like CFQ's dev and test).",
@@ -185,7 +185,7 @@ def split() -> None:
     help="The paper's greedy construction, or the NQG/TMCD swap search.",
 )
 @click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
-@click.option("--max-da", type=click.FloatRange(0.0, 1.0), default=0.02, show_default=True)
+@click.option("--max-da", type=FiniteFloat(0.0, 1.0), default=0.02, show_default=True)
 @click.option(
     "--candidates",
     type=click.IntRange(min=1),
@@ -216,7 +216,7 @@ def split() -> None:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0.0),
+    type=FiniteFloat(min=0.0),
     default=None,
     help="Seconds for improvement rounds.",
 )
