@@ -62,6 +62,15 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("generate", "scan", "--n", 200, "--seed", 2, "--out", root / "other")[0] == 0
     assert invoke("split", "random", root / "other", "--out", root / "other.json")[0] == 0
     assert invoke("suite", "scan", "--out", root / "suite", "--no-export")[0] == 0
+    nan_pool = root / "nan-pool"
+    nan_pool.mkdir()
+    lines = (root / "pool" / "examples.jsonl").read_text().splitlines()
+    lines[1] = lines[1][:-1] + ', "score": NaN}'
+    (nan_pool / "examples.jsonl").write_text("\n".join(lines) + "\n")
+    (nan_pool / "manifest.json").write_text(json.dumps({"language": "scan", "files": {}}))
+    split = json.loads((root / "other.json").read_text())
+    split["meta"]["ratio"] = float("inf")
+    (root / "inf-split.json").write_text(json.dumps(split))  # Python writes Infinity
     configs = root / "configs"
     configs.mkdir()
     assert invoke("generate", "scan", "--n", 10, "--out", configs / "taken")[0] == 0
@@ -284,7 +293,29 @@ COMMAND_LINE = [
     ),
 ]
 
-CASES = [*CONFIG, *COMMAND_LINE]
+# NaN and Infinity are not JSON: refused where read, never written
+NOT_JSON = [
+    (
+        "nan-in-pool-export",
+        ("export", "{nan-pool}", "--format", "hf", "--out", "{root}/e-nan"),
+        2,
+        ("nan-pool/examples.jsonl:2", "NaN is not a JSON number"),
+    ),
+    (
+        "nan-in-pool-split",
+        ("split", "random", "{nan-pool}", "--out", "{root}/s.json"),
+        2,
+        ("nan-pool/examples.jsonl:2", "NaN"),
+    ),
+    (
+        "infinity-in-split-meta",
+        ("suite", "from-splits", "{other}", "{inf-split.json}", "--out", "{root}/fs"),
+        2,
+        ("inf-split.json", "Infinity is not a JSON number"),
+    ),
+]
+
+CASES = [*CONFIG, *COMMAND_LINE, *NOT_JSON]
 
 
 def test_the_cases_are_distinct() -> None:
@@ -347,3 +378,15 @@ def test_an_error_from_a_config_value_names_the_file(paths: dict[str, str], tmp_
     )  # fmt: skip
     assert code == 2, output
     assert "run.toml" in output and "[split] train-frac" in output, output
+
+
+def test_json_writers_refuse_nan_and_leave_nothing(tmp_path: Path) -> None:
+    from symcomp.data.artifacts import write_json
+    from symcomp.data.splits import Split, write_split
+    from symcomp.errors import DataError
+
+    with pytest.raises(DataError, match=r"scores\.b\[1\] is NaN"):
+        write_json(tmp_path / "r.json", {"scores": {"b": [1.0, float("nan")]}})
+    with pytest.raises(DataError, match="time_limit is Infinity"):
+        write_split(tmp_path / "s.json", Split((0,), (), (1,), {"time_limit": float("inf")}))
+    assert list(tmp_path.iterdir()) == []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from symcomp.cli.app import (
     jobs_from,
     working,
 )
+from symcomp.data.artifacts import json_text
 
 
 def _build_model(spec: str, context: Any) -> Any:
@@ -139,7 +139,7 @@ def evaluate(
                     )
                 )
     if as_json:
-        click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
+        click.echo(json_text(cards if len(cards) > 1 else cards[0], "the JSON output", indent=2))
     else:
         click.echo(format_report_card(cards))
         for card in cards:
@@ -158,7 +158,7 @@ def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bo
 
     scored = score_tree(suite_dir, tree, tests or None)
     if as_json:
-        click.echo(json.dumps(scored, indent=2))
+        click.echo(json_text(scored, "the JSON output", indent=2))
         return
     click.echo(format_report_card([*scored["runs"], *scored["summary"]]))
     if scored["not_in_tree"]:

@@ -8,7 +8,6 @@ its sizes and divergences. Exit codes: 0 written; 1 ``--strict`` and an MCD targ
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import click
 
 from symcomp.cli.app import EXIT_DISAGREE, FiniteFloat, UserError, cli, config_option, working
+from symcomp.data.artifacts import json_text
 
 F = Callable[..., Any]
 
@@ -366,7 +366,7 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     with working(click.get_current_context(), "divergence"):
         data, values_measured = _divergence(pool, split_file, values)
     if as_json:
-        click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
+        click.echo(json_text(values_measured, "the JSON output", indent=2, sort_keys=True))
         return
     sizes = values_measured.pop("sizes")
     click.echo(f"{split_file} over {data.path}")

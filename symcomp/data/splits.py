@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import atomic_writer
+from symcomp.data.artifacts import NonFiniteJsonError, atomic_writer, json_text, refuse_constant
 from symcomp.errors import DataError, OutputError
 
 PARTS = ("train", "dev", "test")
@@ -198,9 +198,11 @@ def _short(value: Any) -> str:
 def read_split(path: Path, pool_size: int | None = None) -> Split:
     """Read (and, given the pool size, check) a split file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
     except OSError as error:
         raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
+    except NonFiniteJsonError as error:
+        raise DataError(f"{path}: {error}.") from None
     except json.JSONDecodeError as error:
         raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
     except (UnicodeDecodeError, RecursionError):
@@ -240,11 +242,12 @@ def check_replaceable(path: Path, *, overwrite: bool) -> None:
 def write_split(path: Path, split: Split) -> None:
     """Write a split atomically (index lists on one line each, meta indented)."""
     data = split.to_json()
+    meta = json_text(data["meta"], f"{path} (meta)", indent=2, sort_keys=True)
     with atomic_writer(path) as handle:
         handle.write("{\n")
         for name in PARTS:
             handle.write(f'  "{KEYS[name]}": {json.dumps(data[KEYS[name]])},\n')
-        handle.write(f'  "meta": {json.dumps(data["meta"], indent=2, sort_keys=True)}\n}}\n')
+        handle.write(f'  "meta": {meta}\n}}\n')
 
 
 def random_split(
