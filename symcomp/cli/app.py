@@ -92,11 +92,13 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
         raise UserError(noted) from None
     except (click.ClickException, click.exceptions.Exit, click.Abort):
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
+        _release(error)
         raise _interrupted(
             "interrupted; no half-written file was left.", EXIT_INTERRUPTED
         ) from None
     except Terminated as signal:
+        _release(signal)
         raise _interrupted(
             f"stopped by signal {signal.signal_number}; no half-written file was left.",
             128 + signal.signal_number,
@@ -126,6 +128,15 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
             f"symcomp, not in your input as far as symcomp can tell; please report it at "
             f"{ISSUES} with the command you ran (add --debug to see the traceback)."
         ) from None
+
+
+def _release(error: BaseException) -> None:
+    """Free the locals of the frames an interrupt went through, now: the exception stays
+    reachable (as the context of the exit) until the interpreter ends, when objects in those
+    frames (a z3 solver) would be deleted after the library they need, with a traceback."""
+    import traceback
+
+    traceback.clear_frames(error.__traceback__)
 
 
 _PARAMETER = re.compile(r"`([a-z][a-z0-9_]*)`")
