@@ -338,6 +338,11 @@ class FiniteFloat(click.FloatRange):
 
     name = "float"
 
+    def _describe_range(self) -> str:
+        if self.min is None and self.max is None:
+            return ""  # no bounds: no "[x<=None]" in --help
+        return super()._describe_range()
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         import math
 
