@@ -159,11 +159,20 @@ def _start_worker(state: dict[str, Any]) -> None:
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and end the workers now (not after their current chunk)."""
     processes = list(getattr(pool, "_processes", {}).values())  # no public way to reach them
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # A worker ended while sending a result leaves half a message in the result pipe; the
+    # pool's manager thread then waits for the rest forever, and the interpreter, which
+    # joins that thread at exit, never ends. This process holds the pipe's last open write
+    # end (the workers' ended with them): closing it gives the thread end-of-file instead.
+    writer = getattr(results, "_writer", None)
+    if writer is not None and not any(process.is_alive() for process in processes):
+        with contextlib.suppress(OSError):
+            writer.close()
 
 
 def as_executor(jobs: Jobs) -> Executor:
