@@ -165,9 +165,7 @@ def test_a_background_job_ignores_ctrl_c_and_stops_on_term(tmp_path: Path) -> No
     def ignore_ctrl_c() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    process = subprocess.Popen(
-        command, stderr=subprocess.PIPE, text=True, preexec_fn=ignore_ctrl_c
-    )
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=ignore_ctrl_c)
     wait_for(lambda: any(out.glob(".examples.jsonl.*.tmp")))
     process.send_signal(signal.SIGINT)
     time.sleep(1)

@@ -83,14 +83,22 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
     try:
         return call()
     except SymcompError as error:
-        raise UserError(in_flags(str(error), command, ctx.find_root().command)) from None
+        message = in_flags(str(error), command, ctx.find_root().command)
+        raise UserError(config_note(ctx, message)) from None
+    except UserError as error:
+        noted = config_note(ctx, error.message)
+        if noted == error.message:
+            raise
+        raise UserError(noted) from None
     except (click.ClickException, click.exceptions.Exit, click.Abort):
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
+        _release(error)
         raise _interrupted(
             "interrupted; no half-written file was left.", EXIT_INTERRUPTED
         ) from None
     except Terminated as signal:
+        _release(signal)
         raise _interrupted(
             f"stopped by signal {signal.signal_number}; no half-written file was left.",
             128 + signal.signal_number,
@@ -120,6 +128,15 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
             f"symcomp, not in your input as far as symcomp can tell; please report it at "
             f"{ISSUES} with the command you ran (add --debug to see the traceback)."
         ) from None
+
+
+def _release(error: BaseException) -> None:
+    """Free the locals of the frames an interrupt went through, now: the exception stays
+    reachable (as the context of the exit) until the interpreter ends, when objects in those
+    frames (a z3 solver) would be deleted after the library they need, with a traceback."""
+    import traceback
+
+    traceback.clear_frames(error.__traceback__)
 
 
 _PARAMETER = re.compile(r"`([a-z][a-z0-9_]*)`")
@@ -163,6 +180,12 @@ class SymcompCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         return _guarded(ctx, self, lambda: super(SymcompCommand, self).invoke(ctx))
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter as error:  # a value from --config names the file and key
+            raise config_origin(ctx, error) from None
 
 
 class SymcompGroup(click.Group):
@@ -299,6 +322,52 @@ def jobs_from(jobs: int, executor: str, address: str | None) -> Any:
 # -- experiment configuration (--config run.toml) ------------------------------------------------
 
 CONFIG_SECTIONS = ("generate", "split", "train", "evaluate")
+_CONFIG = "symcomp.config"  # ctx.meta key: the file read and where each value came from
+
+
+class FiniteFloat(click.FloatRange):
+    """A float (in a range, when given) that is finite: click's float types take ``nan`` and
+    ``inf``, which no option of symcomp means, and ``nan`` passes every range check.
+
+    >>> FiniteFloat(min=0.0).convert("1.5", None, None)
+    1.5
+    >>> FiniteFloat().convert("nan", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'nan' is not a finite number.
+    """
+
+    name = "float"
+
+    def _describe_range(self) -> str:
+        if self.min is None and self.max is None:
+            return ""  # no bounds: no "[x<=None]" in --help
+        return super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+class PathSpec(click.types.StringParamType):
+    """A string that may name a file or folder (``--model``: a built-in name, a run folder,
+    ``file.py:attribute`` or ``module:attribute``). A config file's relative paths in it are
+    taken relative to the config file's folder, as for path options."""
+
+    name = "spec"
+
+
+class _Origin:
+    """Where a config value came from: the table, the key and the value as written."""
+
+    def __init__(self, table: str, key: str, value: Any) -> None:
+        self.table, self.key, self.value = table, key, value
+
+    def __str__(self) -> str:
+        return f"[{self.table}] {self.key}"
 
 
 def config_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -307,8 +376,11 @@ def config_option(function: Callable[..., Any]) -> Callable[..., Any]:
     The command reads the table named after it (``[generate]``, ``[train]``, ``[evaluate]``;
     ``[split]`` for every split method and ``[split.dbca]`` etc. for one); keys are its
     parameters, written as flags (``max-da``) or parameter names (``max_da``), arguments
-    included (``language``, ``pool``). Values given on the command line win. An unknown key or
-    table is an error naming it and the file.
+    included (``language``, ``pool``). Values given on the command line win. A value is read
+    as the same value typed on the command line (an integer option takes a TOML integer, a
+    flag true or false, a path a string); relative paths are relative to the config file's
+    folder. An unknown key or table, a key named twice (``train-frac`` and ``train_frac``) or
+    a value of the wrong kind is an error naming the file, the table and the key.
     """
     return click.option(
         "--config",
@@ -318,7 +390,8 @@ def config_option(function: Callable[..., Any]) -> Callable[..., Any]:
         callback=_read_config,
         metavar="FILE.toml",
         help="Read this command's settings from a TOML experiment file (its [command] table; "
-        "see the README); options given here override them.",
+        "see the README); options given here override them. Relative paths in the file are "
+        "relative to the file's folder.",
     )(function)
 
 
@@ -337,6 +410,7 @@ def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) 
         raise click.BadParameter(f"{path} is not valid TOML: {error}.") from None
     names = ctx.command_path.split()[1:]  # e.g. ["split", "dbca"]
     values: dict[str, Any] = {}
+    origins: dict[str, _Origin] = {}
     for key, value in data.items():
         if key not in CONFIG_SECTIONS or not isinstance(value, dict):
             where = "key" if not isinstance(value, dict) else "table"
@@ -345,56 +419,240 @@ def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) 
                 f"{', '.join(f'[{s}]' for s in CONFIG_SECTIONS)} (split methods: [split.dbca])."
             )
     section = data.get(names[0], {})
+    tables: list[tuple[str, dict[str, Any], bool]] = []
     if len(names) > 1:  # [split] holds the keys of every method, [split.<method>] its own
-        values.update(_section_values(ctx, path, names[0], section, nested=True))
         own = section.get(names[1], {})
-        values.update(_section_values(ctx, path, ".".join(names), own, nested=False))
+        if not isinstance(own, dict):
+            raise click.BadParameter(
+                f"{path}: [{names[0]}] {names[1]} must be a table ([{'.'.join(names)}])."
+            )
+        tables = [(names[0], section, True), (".".join(names), own, False)]
     else:
-        values.update(_section_values(ctx, path, names[0], section, nested=False))
+        tables = [(names[0], section, False)]
+    for table, content, nested in tables:
+        found = _section_values(ctx, path, table, content, nested=nested)
+        for name, (value, origin) in found.items():
+            values[name] = value
+            origins[name] = origin
     ctx.default_map = {**(ctx.default_map or {}), **values}
+    ctx.meta[_CONFIG] = (path, origins)
 
 
 def _section_values(
     ctx: click.Context, path: Path, table: str, section: dict[str, Any], *, nested: bool
-) -> dict[str, Any]:
+) -> dict[str, tuple[Any, _Origin]]:
     """The default_map entries of one table of the file, every key checked."""
-    known: dict[str, click.Parameter] = {}
+    known: dict[str, tuple[click.Parameter, bool]] = {}  # key -> parameter, negated
     for param in ctx.command.params:
         if param.name is None or param.name == "config":
             continue
-        known[param.name] = param
-        for opt in (*param.opts, *param.secondary_opts):
+        known[param.name] = (param, False)
+        for opt in param.opts:
             if opt.startswith("--"):
-                known[opt[2:].replace("-", "_")] = param
+                known[opt[2:].replace("-", "_")] = (param, False)
+        for opt in param.secondary_opts:  # --no-chains = true is --chains = false
+            if opt.startswith("--"):
+                known[opt[2:].replace("-", "_")] = (param, True)
     siblings = set()
     parent = ctx.parent.command if ctx.parent is not None else None
     if nested and isinstance(parent, click.Group):
         siblings = set(parent.commands)
-    found: dict[str, Any] = {}
+    found: dict[str, tuple[Any, _Origin]] = {}
     for key, value in section.items():
         if nested and key in siblings and isinstance(value, dict):
             continue  # [split.<method>] tables
-        found_param = known.get(key.replace("-", "_"))
-        if found_param is None:
+        entry = known.get(key.replace("-", "_"))
+        if entry is None:
             keys = sorted({name.replace("_", "-") for name in known})
             raise click.BadParameter(
                 f"{path}: unknown key {key!r} in [{table}]; `{ctx.command_path}` takes "
                 f"{', '.join(keys)}."
             )
-        found[str(found_param.name)] = _config_value(found_param, value, key, table, path)
+        param, negated = entry
+        name = str(param.name)
+        if name in found:  # which one would win is an accident of the file's order
+            raise click.BadParameter(
+                f"{path}: [{table}] sets {_flag(param)} twice, as {found[name][1].key!r} and "
+                f"{key!r}; keep one of them."
+            )
+        origin = _Origin(table, key, value)
+        converted = _config_value(param, value, origin, path)
+        if negated:
+            converted = not converted
+        found[name] = (converted, origin)
     return found
 
 
-def _config_value(param: click.Parameter, value: Any, key: str, table: str, path: Path) -> Any:
+def _flag(param: click.Parameter) -> str:
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    return str(param.human_readable_name)
+
+
+def _config_value(param: click.Parameter, value: Any, origin: _Origin, path: Path) -> Any:
+    """What the command line would have given for ``value``: text for click to convert as
+    if typed (so ``n = 5.7`` fails as ``--n 5.7`` does), a bool for a flag, a path relative
+    to the config file's folder."""
     if isinstance(value, dict):
         if not param.multiple:
-            raise click.BadParameter(f"{path}: [{table}] {key} must be a value, not a table.")
+            raise _config_error(path, origin, value, "a value, not a table")
         return [f"{k}={_text(v)}" for k, v in value.items()]  # [train.set] epochs = 1
     if param.multiple or getattr(param, "nargs", 1) == -1:
-        return [_text(v) for v in value] if isinstance(value, list) else [_text(value)]
+        items = value if isinstance(value, list) else [value]
+        return [_config_item(param, item, origin, path) for item in items]
     if isinstance(value, list):
-        raise click.BadParameter(f"{path}: [{table}] {key} takes one value, not a list.")
+        raise click.BadParameter(f"{path}: {origin} takes one value, not a list.")
+    return _config_item(param, value, origin, path)
+
+
+def _config_item(param: click.Parameter, value: Any, origin: _Origin, path: Path) -> Any:
+    expected = _expected(param)
+    if isinstance(param, click.Option) and param.is_flag:
+        if isinstance(value, bool):
+            return value
+        raise _config_error(path, origin, value, expected)
+    kind = param.type
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise _config_error(path, origin, value, expected)
+    if isinstance(kind, (click.Path, PathSpec)):
+        if not isinstance(value, str):
+            raise _config_error(path, origin, value, expected)
+        return _relative_to(path.parent, value, spec=isinstance(kind, PathSpec))
+    if isinstance(kind, click.types.IntParamType):
+        if isinstance(value, float):
+            raise _config_error(path, origin, value, expected)
+        return str(value)
+    if isinstance(kind, click.types.FloatParamType):
+        return str(value)
+    if not isinstance(value, str):
+        raise _config_error(path, origin, value, expected)
     return value
+
+
+def _relative_to(folder: Path, value: str, *, spec: bool) -> str:
+    """``value`` (a path, or with ``spec`` a --model SPEC) read relative to ``folder``."""
+    if spec:
+        location, colon, attribute = value.rpartition(":")
+        if colon and location.endswith(".py"):  # file.py:attribute
+            return f"{_relative_to(folder, location, spec=False)}:{attribute}"
+        if colon or not ("/" in value or (folder / value).exists()):
+            return value  # a built-in name or module:attribute
+    if not value or Path(value).is_absolute():
+        return value
+    return str(folder / value)
+
+
+def _expected(param: click.Parameter) -> str:
+    """What a value of ``param`` must be, in a config file's terms."""
+    kind = param.type
+    if isinstance(param, click.Option) and param.is_flag:
+        return "true or false"
+    if isinstance(kind, click.Path):
+        return "a path (a TOML string)"
+    if isinstance(kind, PathSpec):
+        return "a string (a model name, folder or file.py:attribute)"
+    bounds = ""
+    if isinstance(kind, (click.IntRange, click.FloatRange)) and (
+        kind.min is not None or kind.max is not None
+    ):
+        bounds = f" ({kind._describe_range()})"
+    if isinstance(kind, click.types.IntParamType):
+        return f"an integer{bounds}"
+    if isinstance(kind, click.types.FloatParamType):
+        return f"a finite number{bounds}"
+    if isinstance(kind, click.Choice):
+        return "one of " + ", ".join(repr(str(choice)) for choice in kind.choices)
+    return "a string"
+
+
+def _toml(value: Any) -> str:
+    """A value as it is written in TOML (for messages)."""
+    import datetime
+    import json
+    import math
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _config_error(path: Path, origin: _Origin, value: Any, expected: str) -> click.BadParameter:
+    kind = _toml_kind(value)
+    return click.BadParameter(
+        f"{path}: {origin} = {_toml(value)} (a TOML {kind}) is not valid; expected {expected}."
+    )
+
+
+def _toml_kind(value: Any) -> str:
+    import datetime
+
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, datetime.datetime):
+        return "date-time"
+    for kind, name in ((datetime.date, "date"), (datetime.time, "time"), (int, "integer")):
+        if isinstance(value, kind):
+            return name
+    names = {float: "float", str: "string", list: "array", dict: "table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def config_origin(ctx: click.Context, error: click.BadParameter) -> click.BadParameter:
+    """``error`` about a parameter whose value came from --config, with the file, table, key
+    and the value as written there (click's own message names only the flag)."""
+    from click.core import ParameterSource
+
+    config = ctx.meta.get(_CONFIG)
+    param = error.param
+    name = param.name if param is not None else None
+    if config is None or param is None or name is None:
+        return error
+    path, origins = config
+    origin = origins.get(name)
+    if origin is None or ctx.get_parameter_source(name) is not ParameterSource.DEFAULT_MAP:
+        return error
+    rewritten = click.BadParameter(
+        f"{path}: {origin} = {_toml(origin.value)} is not valid: {error.message} Expected "
+        f"{_expected(param)}{_relative_note(param)}.",
+        ctx=ctx,
+        param=param,
+    )
+    return rewritten
+
+
+def _relative_note(param: Any) -> str:
+    if isinstance(param.type, (click.Path, PathSpec)):
+        return "; relative paths in a config file are relative to its folder"
+    return ""
+
+
+def config_note(ctx: click.Context, message: str) -> str:
+    """``message`` with the config file and the keys it gave, when the command read one
+    and the message does not name it already (an error may come from a value of the file)."""
+    from click.core import ParameterSource
+
+    config = ctx.meta.get(_CONFIG)
+    if config is None:
+        return message
+    path, origins = config
+    used = [
+        str(origin)
+        for name, origin in origins.items()
+        if ctx.get_parameter_source(name) is ParameterSource.DEFAULT_MAP
+    ]
+    if not used or str(path) in message:
+        return message
+    return f"{message} (settings read from {path}: {', '.join(used)})"
 
 
 def _text(value: Any) -> Any:

@@ -18,6 +18,7 @@ from symcomp.cli.app import (
     progress,
     working,
 )
+from symcomp.data.artifacts import json_text
 
 
 @cli.command()
@@ -33,7 +34,7 @@ def languages(as_json: bool) -> None:
             {"name": name, "version": language.version, "description": language.description}
         )
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json_text(rows, "the JSON output", indent=2))
         return
     width = max(len(row["name"]) for row in rows)
     for row in rows:
@@ -203,7 +204,7 @@ def stats(pool: Path, as_json: bool) -> None:
     with working(click.get_current_context(), "stats"):
         summary = summarize(read_examples(pool))
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(json_text(summary, "the JSON output", indent=2))
     else:
         click.echo(format_summary(summary, title=str(pool)))
 

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli, config_option, executor_options, jobs_from, working
+from symcomp.cli.app import (
+    PathSpec,
+    UserError,
+    cli,
+    config_option,
+    executor_options,
+    jobs_from,
+    working,
+)
+from symcomp.data.artifacts import json_text
 
 
 def _build_model(spec: str, context: Any) -> Any:
@@ -23,6 +31,7 @@ def _build_model(spec: str, context: Any) -> Any:
 @click.option(
     "--model",
     "models",
+    type=PathSpec(),
     multiple=True,
     metavar="SPEC",
     help="oracle, copy-strings, copy-input, module:attribute or file.py:attribute "
@@ -130,7 +139,7 @@ def evaluate(
                     )
                 )
     if as_json:
-        click.echo(json.dumps(cards if len(cards) > 1 else cards[0], indent=2))
+        click.echo(json_text(cards if len(cards) > 1 else cards[0], "the JSON output", indent=2))
     else:
         click.echo(format_report_card(cards))
         for card in cards:
@@ -149,7 +158,7 @@ def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bo
 
     scored = score_tree(suite_dir, tree, tests or None)
     if as_json:
-        click.echo(json.dumps(scored, indent=2))
+        click.echo(json_text(scored, "the JSON output", indent=2))
         return
     click.echo(format_report_card([*scored["runs"], *scored["summary"]]))
     if scored["not_in_tree"]:

@@ -9,7 +9,6 @@ its sizes and divergences. Exit codes: 0 written; 1 ``--strict`` and an MCD targ
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +16,8 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import EXIT_DISAGREE, UserError, cli, config_option, working
+from symcomp.cli.app import EXIT_DISAGREE, FiniteFloat, UserError, cli, config_option, working
+from symcomp.data.artifacts import json_text
 
 F = Callable[..., Any]
 
@@ -28,11 +28,11 @@ def _pool_argument(function: F) -> F:
 
 def _size_options(function: F) -> F:
     options = [
-        click.option("--train-frac", type=float, default=0.4, show_default=True),
-        click.option("--test-frac", type=float, default=0.1, show_default=True),
+        click.option("--train-frac", type=FiniteFloat(), default=0.4, show_default=True),
+        click.option("--test-frac", type=FiniteFloat(), default=0.1, show_default=True),
         click.option(
             "--dev-frac",
-            type=float,
+            type=FiniteFloat(),
             default=0.0,
             show_default=True,
             help="Dev is drawn at random from the held-out side (like CFQ's dev and test).",
@@ -198,7 +198,7 @@ def split() -> None:
     help="The paper's greedy construction, or the NQG/TMCD swap search.",
 )
 @click.option("--target-dc", default="max", show_default=True, help="A number in [0, 1] or max.")
-@click.option("--max-da", type=click.FloatRange(0.0, 1.0), default=0.02, show_default=True)
+@click.option("--max-da", type=FiniteFloat(0.0, 1.0), default=0.02, show_default=True)
 @click.option(
     "--candidates",
     type=click.IntRange(min=1),
@@ -229,7 +229,7 @@ def split() -> None:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0.0),
+    type=FiniteFloat(min=0.0),
     default=None,
     help="Seconds for improvement rounds.",
 )
@@ -264,7 +264,8 @@ def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
     with working(ctx, "split dbca") as note:
         note("reading the pool and its compounds")
         data, sizes = _prepare(pool, values)
-        earlier = {str(path): read_split(path, len(data)) for path in values["distinct_from"]}
+        # checked against POOL (its sha256, then its size) by mcd
+        earlier = {str(path): read_split(path) for path in values["distinct_from"]}
         note(f"searching ({len(data):,} examples, {values['method']})")
         if values["method"] == "swap":
             result = swap(
@@ -384,7 +385,7 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     with working(click.get_current_context(), "divergence"):
         data, values_measured = _divergence(pool, split_file, values)
     if as_json:
-        click.echo(json.dumps(values_measured, indent=2, sort_keys=True))
+        click.echo(json_text(values_measured, "the JSON output", indent=2, sort_keys=True))
         return
     sizes = values_measured.pop("sizes")
     click.echo(f"{split_file} over {data.path}")

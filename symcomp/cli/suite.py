@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import SymcompCommand, SymcompGroup, UserError, cli, in_flags, quiet
+from symcomp.cli.app import (
+    FiniteFloat,
+    SymcompCommand,
+    SymcompGroup,
+    UserError,
+    cli,
+    in_flags,
+    quiet,
+)
 
 
 class SuiteGroup(SymcompGroup):
@@ -177,7 +185,7 @@ def _option(item: Any) -> click.Option:
         )
     kinds: dict[str, Any] = {
         "int": int,
-        "float": float,
+        "float": FiniteFloat(),
         "str": str,
         "text": str,
         "path": click.Path(path_type=Path),

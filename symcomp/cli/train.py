@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import click
 
 from symcomp.cli.app import cli, config_option, executor_options, jobs_from, quiet
+from symcomp.data.artifacts import json_text
 
 # the names of symcomp.models.zoo.MODELS (kept here so --help does not import torch; a test
 # checks they are the same)
@@ -152,7 +152,7 @@ def train(
         for each in bars:
             each.close()
     if as_json:
-        click.echo(json.dumps(summaries, indent=2))
+        click.echo(json_text(summaries, "the JSON output", indent=2))
         return
     for name, summary in summaries.items():
         accuracy = summary["test_accuracy"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -16,6 +15,7 @@ from symcomp.cli.app import (
     language_argument,
     progress,
 )
+from symcomp.data.artifacts import json_text
 from symcomp.logic.prover import DEFAULT_RLIMIT
 
 
@@ -158,7 +158,7 @@ def verify(
             data, language, options, fmt=fmt, jobs=workers, sample=sample, seed=seed, progress=step
         )
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json_text(report.to_json(), "the JSON output", indent=2, ensure_ascii=False))
     else:
         click.echo(in_flags(report.format(max_listed=max_listed), ctx.command))
     ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))

@@ -364,11 +364,74 @@ def folder_mode() -> int:
     return 0o777 & ~_umask()
 
 
+class NonFiniteJsonError(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a file read as JSON: Python's reader takes
+    them, but they are not JSON (other readers fail) and symcomp never writes them."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is not a JSON number; write null or a number")
+
+
+def refuse_constant(name: str) -> Any:
+    """``parse_constant`` of :func:`json.loads` that raises :class:`NonFiniteJsonError`.
+
+    >>> json.loads('{"a": NaN}', parse_constant=refuse_constant)
+    Traceback (most recent call last):
+    symcomp.data.artifacts.NonFiniteJsonError: NaN is not a JSON number; write null or a number
+    """
+    raise NonFiniteJsonError(name)
+
+
 def write_json(path: Path, data: Any, *, sort_keys: bool = True) -> None:
-    """Write JSON atomically, pretty-printed (sorted keys unless the order carries meaning)."""
+    """Write JSON atomically, pretty-printed (sorted keys unless the order carries meaning);
+    a NaN or infinity in ``data`` is a :class:`DataError` and nothing is written."""
+    text = json_text(data, str(path), indent=2, sort_keys=sort_keys, ensure_ascii=False)
     with atomic_writer(path) as handle:
-        json.dump(data, handle, indent=2, sort_keys=sort_keys, ensure_ascii=False)
-        handle.write("\n")
+        handle.write(text + "\n")
+
+
+def json_text(data: Any, where: str, **options: Any) -> str:
+    """``json.dumps(data, **options)`` that refuses NaN and infinities: Python writes them as
+    ``NaN``/``Infinity``, which is not JSON (other readers fail on the file). ``where`` (the
+    file being written) is named in the :class:`DataError`.
+
+    >>> json_text({"a": [1, 0.5]}, "x.json")
+    '{"a": [1, 0.5]}'
+    >>> json_text({"a": [1, float("nan")]}, "x.json")
+    Traceback (most recent call last):
+    symcomp.errors.DataError: x.json: a[1] is NaN, which JSON cannot hold; nothing was written.
+    """
+    try:
+        return json.dumps(data, allow_nan=False, **options)
+    except ValueError as error:
+        found = _not_finite(data, "")
+        if found is None:
+            raise DataError(f"{where}: cannot write this value as JSON ({error}).") from None
+        key, value = found
+        shown = "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+        raise DataError(
+            f"{where}: {key or 'the value'} is {shown}, which JSON cannot hold; nothing was "
+            f"written."
+        ) from None
+
+
+def _not_finite(data: Any, key: str) -> tuple[str, float] | None:
+    """The first NaN or infinity in ``data``: its key path (``a.b[2]``) and value."""
+    if isinstance(data, float):
+        return None if data - data == 0 else (key, data)
+    if isinstance(data, Mapping):
+        items: Iterable[tuple[str, Any]] = (
+            (f"{key}.{name}" if key else str(name), value) for name, value in data.items()
+        )
+    elif isinstance(data, list | tuple):
+        items = ((f"{key}[{index}]", value) for index, value in enumerate(data))
+    else:
+        return None
+    for path, value in items:
+        found = _not_finite(value, path)
+        if found is not None:
+            return found
+    return None
 
 
 def file_record(path: Path) -> dict[str, Any]:
@@ -391,9 +454,11 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"(a pool from `symcomp generate`, a suite from `symcomp suite`)."
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
     except json.JSONDecodeError as error:
         raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
+    except NonFiniteJsonError as error:
+        raise DataError(f"{path}: {error}.") from None
     except (UnicodeDecodeError, RecursionError):
         raise DataError(f"{path}: not a JSON manifest (not UTF-8, or nested too deeply).") from None
     except OSError as error:
@@ -453,7 +518,9 @@ def parse_json_lines(lines: Iterable[str], source: str) -> Iterator[dict[str, An
     try:
         for number, line in enumerate(lines, start=1):
             try:
-                record = json.loads(line)
+                record = json.loads(line, parse_constant=refuse_constant)
+            except NonFiniteJsonError as error:
+                raise DataError(f"{source}:{number}: {error}.") from None
             except (json.JSONDecodeError, RecursionError) as error:
                 reason = (
                     f"{error.msg} at column {error.colno}"

@@ -48,6 +48,7 @@ from symcomp.data.artifacts import (
     atomic_writer,
     examples_path,
     file_record,
+    json_text,
     manifest_kind,
     move_into_place,
     read_examples,
@@ -397,7 +398,7 @@ def _hf_row(
         if labels is not None and key == "label":
             row[key] = labels.index(str(value))
         elif dtype == "json" and value is not None:
-            row[key] = json.dumps(value, ensure_ascii=False, sort_keys=True)
+            row[key] = json_text(value, f"column {key}", ensure_ascii=False, sort_keys=True)
         else:
             row[key] = value
     if labels is not None:
@@ -447,7 +448,8 @@ def _write_hf(
             with atomic_writer(path) as handle:
                 for idx, record in enumerate(records):
                     row = _hf_row(_transformed(record, transform), columns, labels, idx)
-                    handle.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+                    line = json_text(row, str(path), ensure_ascii=False, separators=(",", ":"))
+                    handle.write(line + "\n")
             step(len(records))
             files.append(path)
             declared.append({"split": split, "path": path.relative_to(target).as_posix()})
@@ -565,7 +567,7 @@ def _scalar(value: Any) -> str:
         return "{}"
     if isinstance(value, list | tuple):
         return "[]"
-    return json.dumps(value)
+    return json_text(value, "a value")
 
 
 # -- GenBench ----------------------------------------------------------------------------------
@@ -609,7 +611,7 @@ def _write_genbench(
             with atomic_writer(path) as handle:
                 for record in records:
                     row = _genbench_row(record, transform, labels)
-                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    handle.write(json_text(row, str(path), ensure_ascii=False) + "\n")
             step(len(records))
             # the address the file will have once the export is moved into place
             urls[GENBENCH_SPLITS[part]] = (final / path.relative_to(target)).resolve().as_uri()

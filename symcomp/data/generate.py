@@ -12,7 +12,6 @@ and workers only interpret and serialise accepted derivations.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
     file_record,
+    json_text,
     writing_into,
 )
 from symcomp.data.naturalize import LengthDepthTarget
@@ -151,9 +151,9 @@ def generate(
             if progress is not None:
                 progress(stats.accepted % CHUNK)
         manifest = pool_manifest(language, spec, stats, out)
+        text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
         with atomic_writer(out / MANIFEST) as handle:
-            json.dump(manifest, handle, indent=2, sort_keys=True)
-            handle.write("\n")
+            handle.write(text + "\n")
     return manifest
 
 
@@ -207,7 +207,7 @@ def _serialise(
     language: Language, tree: Tree[Any], text: str, meta: dict[str, int], with_dag: bool
 ) -> str:
     record = language.record(language.example_from_tree(tree, text, meta), with_dag=with_dag)
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json_text(record, "an example", ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def pool_manifest(

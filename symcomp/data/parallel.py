@@ -23,7 +23,10 @@ Functions that accept ``jobs`` take an ``int`` (local processes) or an :class:`E
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,6 +35,10 @@ from typing import Any, Protocol, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 _worker_state: dict[str, Any] = {}
+# the signals a command turns into a clean stop (symcomp.cli.app.catch_signals)
+_STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class Executor(Protocol):
@@ -82,7 +89,12 @@ class LocalExecutor:
     ) -> Iterator[R]:
         if self.jobs == 1:
             set_worker_state(dict(state))
-            yield from map(function, chunks)
+            try:
+                yield from map(function, chunks)
+            finally:
+                # what the state holds (a prover's z3 context) goes now, not at interpreter
+                # exit, when its library may be gone before it (a traceback from __del__)
+                set_worker_state({})
             return
         # forked where the platform allows, so ``state`` is not pickled (function and chunks are)
         methods = multiprocessing.get_all_start_methods()
@@ -96,7 +108,11 @@ class LocalExecutor:
         try:
             pending: deque[Future[R]] = deque()
             for chunk in chunks:
-                pending.append(pool.submit(function, chunk))
+                if pending:
+                    pending.append(pool.submit(function, chunk))
+                else:  # the first submit forks the workers: no signal may reach them before
+                    with _signals_held():  # their set-up (they would run the parent's handlers)
+                        pending.append(pool.submit(function, chunk))
                 if len(pending) >= 2 * self.jobs:
                     yield pending.popleft().result()
             while pending:
@@ -110,22 +126,53 @@ class LocalExecutor:
         return [function(unit) for unit in units]
 
 
-def _start_worker(state: dict[str, Any]) -> None:
-    """A worker's set-up: its state, and Ctrl-C left to the parent (which stops the pool)."""
-    import signal
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Block the stopping signals in this thread meanwhile (they wait, and arrive after);
+    processes forked meanwhile start with them blocked."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
+
+def _start_worker(state: dict[str, Any]) -> None:
+    """A worker's set-up: its state; Ctrl-C left to the parent (which stops the pool), and
+    SIGTERM/SIGHUP ending the worker at once, without a word. A forked worker inherits the
+    parent's handlers, which raise an exception: a worker would print its traceback when the
+    parent stops it, or when a terminal's Ctrl-C or a ``kill`` reaches the whole group."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in _STOPPING:
+        if number != signal.SIGINT:
+            signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # held while the parent forked this worker
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     set_worker_state(state)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and end the workers now (not after their current chunk)."""
     processes = list(getattr(pool, "_processes", {}).values())  # no public way to reach them
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # A worker ended while sending a result leaves half a message in the result pipe; the
+    # pool's manager thread then waits for the rest forever, and the interpreter, which
+    # joins that thread at exit, never ends. This process holds the pipe's last open write
+    # end (the workers' ended with them): closing it gives the thread end-of-file instead.
+    writer = getattr(results, "_writer", None)
+    if writer is not None and not any(process.is_alive() for process in processes):
+        with contextlib.suppress(OSError):
+            writer.close()
 
 
 def as_executor(jobs: Jobs) -> Executor:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import atomic_writer
+from symcomp.data.artifacts import NonFiniteJsonError, atomic_writer, json_text, refuse_constant
 from symcomp.errors import DataError, OutputError
 
 PARTS = ("train", "dev", "test")
@@ -104,16 +104,28 @@ class Split:
                     f"to trainIdxs."
                 )
 
-    def check_pool(self, digest: str, source: str = "split") -> None:
+    def check_pool(self, digest: str, source: str = "split", pool: str | None = None) -> None:
         """Raise :class:`DataError` when the split records the sha256 of another pool than
         ``digest`` (``meta.pool.sha256``, as ``symcomp split`` writes), or has an empty train
-        or test part (nothing to learn or to measure)."""
+        or test part (nothing to learn or to measure). ``pool`` names the pool of ``digest``
+        in the message, beside the pool the split records.
+
+        >>> split = Split((0,), (), (1,), {"pool": {"path": "a/examples.jsonl", "sha256": "1"}})
+        >>> try:
+        ...     split.check_pool("2", "s.json", "b/examples.jsonl")
+        ... except ValueError as error:
+        ...     print(str(error)[:60])
+        s.json was made for another pool (a/examples.jsonl, sha256 1
+        """
         recorded = self.meta.get("pool", {})
         made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
         if made_for is not None and made_for != digest:
+            made_path = recorded.get("path") if isinstance(recorded, Mapping) else None
+            other = f"{made_path}, " if isinstance(made_path, str) else ""
+            this = f"{pool} (sha256 {digest[:16]}…)" if pool else f"this pool ({digest[:16]}…)"
             raise DataError(
-                f"{source} was made for another pool (sha256 {str(made_for)[:16]}…, this pool "
-                f"{digest[:16]}…); split this pool instead."
+                f"{source} was made for another pool ({other}sha256 {str(made_for)[:16]}…), "
+                f"not for {this}; use a split made for {pool or 'this pool'}, or split it anew."
             )
         empty = [part for part in ("train", "test") if not self.part(part)]
         if empty:
@@ -186,9 +198,11 @@ def _short(value: Any) -> str:
 def read_split(path: Path, pool_size: int | None = None) -> Split:
     """Read (and, given the pool size, check) a split file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
     except OSError as error:
         raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
+    except NonFiniteJsonError as error:
+        raise DataError(f"{path}: {error}.") from None
     except json.JSONDecodeError as error:
         raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
     except (UnicodeDecodeError, RecursionError):
@@ -228,11 +242,12 @@ def check_replaceable(path: Path, *, overwrite: bool) -> None:
 def write_split(path: Path, split: Split) -> None:
     """Write a split atomically (index lists on one line each, meta indented)."""
     data = split.to_json()
+    meta = json_text(data["meta"], f"{path} (meta)", indent=2, sort_keys=True)
     with atomic_writer(path) as handle:
         handle.write("{\n")
         for name in PARTS:
             handle.write(f'  "{KEYS[name]}": {json.dumps(data[KEYS[name]])},\n')
-        handle.write(f'  "meta": {json.dumps(data["meta"], indent=2, sort_keys=True)}\n}}\n')
+        handle.write(f'  "meta": {meta}\n}}\n')
 
 
 def random_split(

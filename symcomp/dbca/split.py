@@ -223,6 +223,13 @@ def mcd(
     ``meta.test_overlap`` records, per earlier split, the share of this test in its test.
     """
     earlier = dict(distinct_from or {})
+    if earlier:
+        digest = file_record(data.path)["sha256"]
+        for name, other in earlier.items():
+            # a split of another pool indexes other examples: its held-out lines say nothing
+            # about this pool, and a test overlap of 0 would be a false assurance
+            other.check_pool(digest, name, str(data.path))
+            other.check(len(data), name)
     barred = _held_out_mask(len(data), earlier.values()) if earlier else None
     # halves of the held-out side scatter around its atom divergence: leave them room
     search = replace(config, max_da=config.max_da * (1 - DIVISION_MARGIN)) if sizes.dev else config

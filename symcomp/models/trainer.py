@@ -276,7 +276,11 @@ class Trainer:
         self.seconds += self._clock() - started
         self._save(self.module.state_dict(), self.checkpoint_path(self.epoch))
         self._track(dev)
-        row = self._row(totals, dev)
+        # a diverged loss is NaN: JSON has no NaN, and null says "no number" to every reader
+        row = {
+            k: None if isinstance(v, float) and not math.isfinite(v) else v
+            for k, v in self._row(totals, dev).items()
+        }
         log.info("epoch %d: %s", self.epoch, json.dumps(row))
         with (self.out / METRICS).open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")

@@ -19,7 +19,6 @@ new one (with ``overwrite``).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import tempfile
@@ -32,6 +31,7 @@ from symcomp.data.artifacts import (
     atomic_writer,
     file_record,
     folder_mode,
+    json_text,
     read_manifest,
     write_json,
     writing_beside,
@@ -108,7 +108,8 @@ class SuiteWriter:
         count = 0
         with atomic_writer(self.path(relative)) as handle:
             for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                line = json_text(record, relative, ensure_ascii=False, separators=(",", ":"))
+                handle.write(line + "\n")
                 count += 1
         self.describe(relative, text)
         return count

@@ -15,7 +15,6 @@ The output is a pure function of the seed: the same seed gives the same bytes fo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from lark import Tree
 
 from symcomp.core.derivation import Encoded, decode_tree, encode_tree
 from symcomp.core.language import Language
-from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, writing_into
+from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, json_text, writing_into
 from symcomp.data.generate import PoolSpec, generate, pool_manifest
 from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
 from symcomp.data.pool import Accepted, DrawStats, draw_pool
@@ -104,9 +103,9 @@ def write_subsampled_pool(
             "entropy_compounds": CompoundSpec(max_nodes=ENTROPY_NODES, chains=False).describe(),
             "compound_entropy": round(entropy, 6),
         }
+        text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
         with atomic_writer(out / MANIFEST) as handle:
-            json.dump(manifest, handle, indent=2, sort_keys=True)
-            handle.write("\n")
+            handle.write(text + "\n")
     return manifest
 
 
@@ -161,6 +160,6 @@ def _serialise_chunk(chunk: list[tuple[Tree[Any] | Encoded, str, dict[str, int]]
         full = tree if isinstance(tree, Tree) else decode_tree(tree)
         record = language.record(language.example_from_tree(full, text, meta), with_dag=True)
         derivation = record["derivation"] if state["with_dag"] else record.pop("derivation")
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = json_text(record, "an example", ensure_ascii=False, separators=(",", ":")) + "\n"
         results.append((line, Dag.from_node_link(derivation)))
     return results

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,6 +33,7 @@ from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
     file_record,
+    json_text,
     prepare_output_dir,
 )
 from symcomp.errors import GenerationError
@@ -462,7 +462,8 @@ def write_pairs(
     with atomic_writer(out / EXAMPLES) as handle:
         for count, pair in enumerate(iter_pairs(spec, stats), start=1):
             record = pair.record(language, version)
-            handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            line = json_text(record, str(out / EXAMPLES), ensure_ascii=False, separators=(",", ":"))
+            handle.write(line + "\n")
             for key in counts:
                 counts[key][str(record["label"] if key == "label" else pair.meta[key])] += 1
             if progress is not None and count % 1000 == 0:
@@ -481,7 +482,7 @@ def write_pairs(
         "counts": {key: dict(sorted(value.items())) for key, value in counts.items()},
         "files": {EXAMPLES: file_record(out / EXAMPLES)},
     }
+    text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
     with atomic_writer(out / MANIFEST) as handle:
-        json.dump(manifest, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+        handle.write(text + "\n")
     return manifest

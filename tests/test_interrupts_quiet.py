@@ -1,0 +1,119 @@
+"""Interrupting a command with worker processes prints one line, never a traceback: Ctrl-C or
+a termination signal to the main process, or to the whole process group (a terminal's Ctrl-C,
+``kill -- -PGID``), ends with exit 130 or 128 + the signal and the one-line message only (no
+``ForkProcess … Terminated`` from the workers, no z3 ``__del__`` traceback at exit).
+
+Every child starts with default signal dispositions in a process group of its own: pytest-xdist
+workers ignore SIGINT, and a child would inherit that (and a group signal would reach pytest).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def _defaults() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setpgrp()
+
+
+def start(*args: object) -> subprocess.Popen[str]:
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *map(str, args)]
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_defaults,  # the child must not inherit SIG_IGN
+    )
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the command never got there"
+        time.sleep(0.05)
+
+
+def processes(marker: str) -> list[int]:
+    """Processes whose command line mentions ``marker``: the command and its forked workers."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def interrupt(process: subprocess.Popen[str], sig: int, group: bool) -> tuple[int, str]:
+    if group:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
+    _out, err = process.communicate(timeout=120)
+    return process.returncode, err
+
+
+def assert_quiet(code: int, expected: int, stderr: str) -> None:
+    assert code == expected, stderr
+    assert "Traceback" not in stderr, stderr
+    assert "Terminated" not in stderr, stderr
+    assert "Exception ignored" not in stderr, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "no half-written file was left" in lines[0], stderr
+
+
+CASES = [
+    (signal.SIGINT, False, 130),
+    (signal.SIGTERM, False, 143),
+    (signal.SIGINT, True, 130),
+    (signal.SIGTERM, True, 143),
+]
+
+
+@pytest.mark.parametrize(
+    ("sig", "group", "code"), CASES, ids=["int", "term", "group-int", "group-term"]
+)
+def test_generate_with_workers_is_quiet(tmp_path: Path, sig: int, group: bool, code: int) -> None:
+    out = tmp_path / f"pool-{sig}-{group}"
+    process = start("generate", "pcfg-set", "--n", 2000, "--naturalize", "--jobs", 2, "--out", out)
+    wait_for(lambda: len(processes(str(out))) >= 3 or process.poll() is not None)
+    time.sleep(0.3)  # the workers are interpreting
+    assert process.poll() is None, "the command finished before the signal"
+    found, stderr = interrupt(process, sig, group)
+    assert_quiet(found, code, stderr)
+    wait_for(lambda: not processes(str(out)), seconds=10)  # no orphan workers
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pool = tmp_path_factory.mktemp("quiet") / "pairs"
+    command = ("generate", "monotonicity", "--n", 4000, "--out", pool)
+    assert start(*command).wait(timeout=120) == 0
+    return pool
+
+
+@pytest.mark.parametrize(("sig", "group", "code"), [CASES[0], CASES[2]], ids=["int", "group-int"])
+def test_verify_with_workers_is_quiet(pairs: Path, sig: int, group: bool, code: int) -> None:
+    process = start("verify", pairs, "--jobs", 2)
+    wait_for(lambda: len(processes(str(pairs))) >= 3 or process.poll() is not None)
+    time.sleep(0.5)  # the workers are proving
+    assert process.poll() is None, "the command finished before the signal"
+    found, stderr = interrupt(process, sig, group)
+    assert_quiet(found, code, stderr)
+    wait_for(lambda: not processes(str(pairs)), seconds=10)
