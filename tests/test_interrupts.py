@@ -11,36 +11,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.children import paused, start, wait_for
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-
-
-def default_signals() -> None:
-    """In the child before exec: Ctrl-C acts as in a terminal. pytest-xdist workers ignore
-    SIGINT, and an ignored signal stays ignored across exec (as for a background job)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def start(*args: object) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *map(str, args)]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=default_signals,
-    )
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the command never got there"
-        time.sleep(0.05)
 
 
 def temporaries(folder: Path) -> list[Path]:
@@ -103,13 +80,13 @@ def test_verify_stops_its_workers(tmp_path: Path) -> None:
 def test_two_commands_cannot_write_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "pool"
     first = start("generate", "pcfg-set", "--n", 300_000, "--out", out)
-    wait_for(lambda: (out / ".symcomp.lock").exists())
-    second = start("generate", "scan", "--n", 5, "--out", out, "--overwrite")
-    assert second.wait(timeout=120) == 2
-    assert (
-        second.stderr is not None and "another symcomp command is writing" in second.stderr.read()
-    )
-    first.send_signal(signal.SIGTERM)
+    lock = out / ".symcomp.lock"
+    wait_for(lock.exists)
+    with paused(first, lock.exists):
+        second = start("generate", "scan", "--n", 5, "--out", out, "--overwrite")
+        assert second.wait(timeout=120) == 2
+        assert second.stderr is not None
+        assert "another symcomp command is writing" in second.stderr.read()
     assert first.wait(timeout=60) == 143
 
 

@@ -12,56 +12,24 @@ child would inherit that and never be interrupted.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests import children
+from tests.children import digests, finish, paused, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 CONFIGS = 40  # configurations of the interrupted export: long enough to catch it writing
 
 
-def _default_signals() -> None:
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
 def start(*args: object) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", "from symcomp.cli import main; main()", "-q"]
-    return subprocess.Popen(
-        [*command, *map(str, args)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_signals,
-    )
-
-
-def finish(process: subprocess.Popen[str], seconds: float = 120) -> tuple[int, str]:
-    _, err = process.communicate(timeout=seconds)
-    return process.returncode, err
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the command never got there"
-        time.sleep(0.02)
-
-
-def digests(folder: Path) -> dict[str, str]:
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
+    return children.start("-q", *args)
 
 
 def leftovers(root: Path) -> list[Path]:
@@ -137,16 +105,12 @@ def test_two_exports_cannot_write_one_folder(made: dict[str, Path], tmp_path: Pa
     out = tmp_path / "e"
     first = start(*export_args(made, "tsv", out))
     wait_for(lambda: writing(out) or first.poll() is not None)
-    second = start("export", made["pool"], "--format", "hf", "--out", out, "--overwrite")
-    found, err = finish(second)
-    assert found == 2 and "another symcomp command is writing" in err, err
-    first.send_signal(signal.SIGTERM)
-    code, err = finish(first)
-    if code == 143:  # stopped while writing: nothing of it is left
-        assert not out.exists(), err
-    else:  # it had finished while the second started; SIGTERM met it exiting
-        assert code in (0, -signal.SIGTERM) and (out / "manifest.json").is_file(), err
-    assert leftovers(tmp_path) == []
+    with paused(first, lambda: writing(out)):
+        second = start("export", made["pool"], "--format", "hf", "--out", out, "--overwrite")
+        found, err = finish(second)
+        assert found == 2 and "another symcomp command is writing" in err, err
+    assert finish(first)[0] == 143
+    assert not out.exists() and leftovers(tmp_path) == []
 
 
 def test_two_splits_cannot_write_one_file(made: dict[str, Path], tmp_path: Path) -> None:
@@ -154,32 +118,29 @@ def test_two_splits_cannot_write_one_file(made: dict[str, Path], tmp_path: Path)
     first = start("split", "dbca", made["pool"], "--out", out)
     lock = tmp_path / ".mcd.json.symcomp.lock"
     wait_for(lambda: lock.exists() or first.poll() is not None)
-    for second in (
-        start("split", "random", made["pool"], "--out", out),
-        start("split", "dbca", made["pool"], "--rounds", 0, "--out", out, "--overwrite"),
-    ):
-        found, err = finish(second)
-        assert found == 2 and "another symcomp command is writing" in err, err
-    first.send_signal(signal.SIGTERM)
-    code, err = finish(first)
-    if code == 143:  # stopped while writing: nothing of it is left
-        assert not out.exists(), err
-    else:  # it had finished while the second started; SIGTERM met it exiting
-        assert code in (0, -signal.SIGTERM) and (out / "manifest.json").is_file(), err
-    assert leftovers(tmp_path) == []
+    with paused(first, lock.exists):
+        for second in (
+            start("split", "random", made["pool"], "--out", out),
+            start("split", "dbca", made["pool"], "--rounds", 0, "--out", out, "--overwrite"),
+        ):
+            found, err = finish(second)
+            assert found == 2 and "another symcomp command is writing" in err, err
+    assert finish(first)[0] == 143
+    assert not out.exists() and leftovers(tmp_path) == []
 
 
 def test_two_suites_cannot_write_one_folder(made: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "suite"
     first = start("suite", "pcfg-set", "--n", 60_000, "--out", out)
-    wait_for(lambda: (tmp_path / ".suite.symcomp.lock").exists() or first.poll() is not None)
+    lock = tmp_path / ".suite.symcomp.lock"
+    wait_for(lambda: lock.exists() or first.poll() is not None)
     split = made["splits"] / "r1.json"
-    for second in (
-        start("suite", "scan", "--out", out),
-        start("suite", "from-splits", made["pool"], split, "--out", out, "--overwrite"),
-    ):
-        found, err = finish(second)
-        assert found == 2 and "another symcomp command is writing" in err, err
-    first.send_signal(signal.SIGTERM)
+    with paused(first, lock.exists):
+        for second in (
+            start("suite", "scan", "--out", out),
+            start("suite", "from-splits", made["pool"], split, "--out", out, "--overwrite"),
+        ):
+            found, err = finish(second)
+            assert found == 2 and "another symcomp command is writing" in err, err
     assert finish(first)[0] == 143
     assert list(tmp_path.iterdir()) == []

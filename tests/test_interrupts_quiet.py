@@ -14,35 +14,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests import children
+from tests.children import wait_for
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-
-
-def _defaults() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    os.setpgrp()
-
-
-def start(*args: object) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *map(str, args)]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_defaults,  # the child must not inherit SIG_IGN
-    )
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the command never got there"
-        time.sleep(0.05)
 
 
 def processes(marker: str) -> list[int]:
@@ -91,7 +70,18 @@ CASES = [
 )
 def test_generate_with_workers_is_quiet(tmp_path: Path, sig: int, group: bool, code: int) -> None:
     out = tmp_path / f"pool-{sig}-{group}"
-    process = start("generate", "pcfg-set", "--n", 2000, "--naturalize", "--jobs", 2, "--out", out)
+    process = children.start(
+        "generate",
+        "pcfg-set",
+        "--n",
+        2000,
+        "--naturalize",
+        "--jobs",
+        2,
+        "--out",
+        out,
+        own_group=True,
+    )
     wait_for(lambda: len(processes(str(out))) >= 3 or process.poll() is not None)
     time.sleep(0.3)  # the workers are interpreting
     assert process.poll() is None, "the command finished before the signal"
@@ -104,13 +94,13 @@ def test_generate_with_workers_is_quiet(tmp_path: Path, sig: int, group: bool, c
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pool = tmp_path_factory.mktemp("quiet") / "pairs"
     command = ("generate", "monotonicity", "--n", 4000, "--out", pool)
-    assert start(*command).wait(timeout=120) == 0
+    assert children.start(*command, own_group=True).wait(timeout=120) == 0
     return pool
 
 
 @pytest.mark.parametrize(("sig", "group", "code"), [CASES[0], CASES[2]], ids=["int", "group-int"])
 def test_verify_with_workers_is_quiet(pairs: Path, sig: int, group: bool, code: int) -> None:
-    process = start("verify", pairs, "--jobs", 2)
+    process = children.start("verify", pairs, "--jobs", 2, own_group=True)
     wait_for(lambda: len(processes(str(pairs))) >= 3 or process.poll() is not None)
     time.sleep(0.5)  # the workers are proving
     assert process.poll() is None, "the command finished before the signal"

@@ -32,13 +32,28 @@ PAPERS = ("keysers2020", "hupkes2020", "coba", "neely2020", "yanaka2020")  # sym
     show_default=True,
     help="auto: CUDA when present (mixed precision), else CPU.",
 )
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Delete the reproduction already in --out (its data, runs and scores) and start anew.",
+)
 @click.pass_context
 def reproduce(
-    ctx: click.Context, paper: str, scale: str, out: Path | None, seed: int, device: str
+    ctx: click.Context,
+    paper: str,
+    scale: str,
+    out: Path | None,
+    seed: int,
+    device: str,
+    overwrite: bool,
 ) -> None:
     """Reproduce PAPER's model findings: build its data, train every model it compares
     (finished runs are kept, an interrupted one continues), score them, and write
-    results.json, report.md (the paper's numbers beside symcomp's) and figures/*.png."""
+    results.json, report.md (the paper's numbers beside symcomp's) and figures/*.png.
+
+    A rerun into the same --out continues the reproduction there; --out holding anything
+    else (your files, another paper, scale or seed) is refused unless --overwrite is given
+    for an earlier reproduction. Files symcomp did not write are never replaced."""
     from symcomp.papers import get_paper
     from symcomp.papers.runner import reproduce as run_reproduction
 
@@ -53,6 +68,7 @@ def reproduce(
         device=device,
         progress=say,
         command=command,
+        overwrite=overwrite,
     )
     for finding in results["findings"]:
         mark = "reproduced" if finding["reproduced"] else "NOT reproduced"

@@ -34,6 +34,7 @@ _KINDS = (
     ("symcomp.export.", "export"),
     ("symcomp.suite/", "suite"),
     ("symcomp-run", "training run"),
+    ("symcomp.reproduction/", "reproduction"),
 )
 
 
@@ -453,19 +454,47 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"{folder} has no {MANIFEST}; point to a folder written by symcomp "
             f"(a pool from `symcomp generate`, a suite from `symcomp suite`)."
         )
+    return read_json(path, what="a manifest")
+
+
+def read_json(path: Path, *, what: str = "the file", fix: str = "") -> dict[str, Any]:
+    """The JSON object in ``path``; a :class:`DataError` naming the file (and the line) when
+    it is unreadable, truncated, not UTF-8, holds NaN or is not an object. ``fix`` says how
+    to repair it and ends the message.
+
+    >>> import tempfile
+    >>> bad = Path(tempfile.mkdtemp()) / "summary.json"
+    >>> _ = bad.write_text('{"epochs": 3')
+    >>> read_json(bad, fix="Delete it.")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    symcomp.errors.DataError: ...summary.json:1: not valid JSON: Expecting ',' delimiter. Delete it.
+    """
+
+    def fail(problem: str) -> DataError:
+        return DataError(f"{path}{problem}" + (f" {fix}" if fix else ""))
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
-    except NonFiniteJsonError as error:
-        raise DataError(f"{path}: {error}.") from None
-    except (UnicodeDecodeError, RecursionError):
-        raise DataError(f"{path}: not a JSON manifest (not UTF-8, or nested too deeply).") from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise fail(": not UTF-8 text, so not JSON.") from None
     except OSError as error:
         raise DataError(f"cannot read {path}: {error.strerror or error}.") from None
+    try:
+        data = json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as error:
+        raise fail(f":{error.lineno}: not valid JSON: {error.msg}.") from None
+    except NonFiniteJsonError as error:
+        raise fail(f": {error}.") from None
+    except RecursionError:
+        raise fail(": nested too deeply to read.") from None
     if not isinstance(data, dict):
-        raise DataError(f"{path}: a manifest must be a JSON object.")
+        raise fail(f": {what} must be a JSON object, not {_json_type(data)}.")
     return data
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+    return names.get(type(value), "a number")
 
 
 def examples_path(location: Path) -> Path:

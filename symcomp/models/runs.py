@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from symcomp._util import Record
-from symcomp.data.artifacts import atomic_writer, write_json
+from symcomp.data.artifacts import atomic_writer, read_json, write_json
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.data.safe_paths import check_name, confined
 from symcomp.errors import DataError, OutputError
@@ -430,13 +430,7 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
 
 def _read_json(path: Path) -> dict[str, Any]:
     """A JSON object from a run folder (a clear error when it is not one)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise DataError(f"{path}: not readable JSON ({error}); train the run again.") from None
-    if not isinstance(data, dict):
-        raise DataError(f"{path}: must hold a JSON object; train the run again.")
-    return data
+    return read_json(path, fix="Train the run again.")
 
 
 def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[str]], list[str]]]:

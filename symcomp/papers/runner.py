@@ -8,22 +8,35 @@ Layout of ``OUT``::
     figures/*.png          the paper's figures, from symcomp's runs
     report.md              the paper's numbers beside symcomp's, with run counts and times
     results.json           everything above as data
+    manifest.json          which paper, scale and seed the folder reproduces (written first)
 
 A rerun keeps every finished run and score and continues an interrupted run from its last
-epoch, so a reproduction stopped at any point resumes where it was.
+epoch (a run stopped before its first epoch was saved starts again), so a reproduction stopped
+at any point resumes where it was. Like every symcomp output, ``OUT`` is never written over
+without ``overwrite``: a folder holding anything but a reproduction of the same paper, scale and
+seed is refused, and files symcomp did not write are never replaced.
 """
 
 from __future__ import annotations
 
-import json
 import platform
+import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import atomic_writer, write_json
-from symcomp.errors import DataError
+from symcomp.data.artifacts import (
+    LOCK,
+    MANIFEST,
+    STAGING,
+    atomic_writer,
+    read_json,
+    read_manifest,
+    write_json,
+    writing_into,
+)
+from symcomp.errors import DataError, OutputError
 from symcomp.papers.plan import SCALES, Outcome, Paper, RunSpec
 from symcomp.version import __version__
 
@@ -39,14 +52,89 @@ def reproduce(
     device: str = "auto",
     progress: Say | None = None,
     command: str = "",
+    overwrite: bool = False,
 ) -> dict[str, Any]:
     """Reproduce ``paper`` into ``out`` at ``scale``; return the results (also written).
 
-    ``command`` is how the reproduction was asked for (shown in the report)."""
+    ``command`` is how the reproduction was asked for (shown in the report). An earlier
+    reproduction of the same paper, scale and seed in ``out`` is continued; with
+    ``overwrite`` its files are deleted first and everything is done anew.
+
+    Raises
+    ------
+    OutputError
+        When ``out`` holds anything but a reproduction (files symcomp did not write, a pool,
+        a suite), a reproduction of another paper, scale or seed (without ``overwrite``), or
+        another symcomp command is writing it.
+    """
     if scale not in SCALES:
         raise DataError(f"`scale` {scale!r}: choose one of {', '.join(SCALES)}.")
-    say = progress or (lambda message: None)
-    out.mkdir(parents=True, exist_ok=True)
+    with writing_into(out, overwrite=True, names=(), kind=KIND):
+        _claim(out, {"paper": paper.name, "scale": scale, "seed": seed}, overwrite)
+        return _reproduce(paper, out, scale, seed, device, progress or (lambda m: None), command)
+
+
+KIND = "reproduction"
+FORMAT = "symcomp.reproduction/1"
+# what a reproduction writes at the top of OUT (its manifest lists them)
+OWN = ("data", "runs", "scores", "figures", "report.md", "results.json")
+
+
+def _claim(out: Path, asked: dict[str, Any], overwrite: bool) -> None:
+    """Make ``out`` this reproduction's folder: continue the same one, replace an earlier one
+    only with ``overwrite``, refuse anything else."""
+    entries = sorted(p.name for p in out.iterdir() if not _ours_to_ignore(p.name))
+    if entries:
+        earlier = _earlier(out, entries)
+        same = all(earlier.get(key) == value for key, value in asked.items())
+        if not same and not overwrite:
+            raise OutputError(
+                f"{out} holds a reproduction of {_described(earlier)}, not of "
+                f"{_described(asked)}; pass `overwrite` to delete it and start anew, or "
+                f"choose another `out`."
+            )
+        if overwrite:
+            for name in OWN:
+                _delete(out / name)
+    write_json(out / MANIFEST, {"format": FORMAT, **asked, "files": {n: {} for n in OWN}})
+
+
+def _ours_to_ignore(name: str) -> bool:
+    """The lock and temporary files of symcomp commands (not content)."""
+    return name == LOCK or name.startswith((".symcomp-probe-", STAGING)) or name.endswith(".tmp")
+
+
+def _earlier(out: Path, entries: list[str]) -> dict[str, Any]:
+    """The paper, scale and seed of the reproduction in ``out``; refuse any other content."""
+    try:
+        manifest = read_manifest(out) if MANIFEST in entries else {}
+    except DataError as error:
+        raise OutputError(
+            f"{error} It is not a reproduction's folder; choose another `out`."
+        ) from None
+    if manifest.get("format") != FORMAT:
+        shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
+        raise OutputError(
+            f"{out} holds files a symcomp reproduction did not write ({shown}); symcomp never "
+            f"replaces files it did not write. Choose another `out` (or an empty folder)."
+        )
+    return manifest
+
+
+def _described(what: dict[str, Any]) -> str:
+    return f"{what.get('paper')} at scale {what.get('scale')} with seed {what.get('seed')}"
+
+
+def _delete(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def _reproduce(
+    paper: Paper, out: Path, scale: str, seed: int, device: str, say: Say, command: str
+) -> dict[str, Any]:
     started_wall, started_cpu = time.perf_counter(), time.process_time()
     say(f"{paper.name}: building the data ({scale})")
     suite = paper.build_data(out / "data", scale, seed)
@@ -75,27 +163,38 @@ def reproduce(
         "tables": result["tables"],
         "figures": sorted(p.name for p in (out / "figures").glob("*.png")),
     }
-    write_json(out / "results.json", results)
     with atomic_writer(out / "report.md") as handle:
         handle.write(result["markdown"].rstrip() + "\n\n" + _footer(results))
+    write_json(out / "results.json", results)  # last: it says the reproduction is complete
     return results
 
 
 def _run(paper: Paper, suite: Path, out: Path, spec: RunSpec, device: str) -> Outcome:
-    from symcomp.models.runs import is_run, train_run
+    from symcomp.models.runs import run_progress, train_run
     from symcomp.models.zoo import resolve
     from symcomp.suites.reading import Suite
 
     folder = out / "runs" / spec.folder
-    summary_file = folder / "summary.json"
-    if not (is_run(folder) and summary_file.is_file()):
+    state = run_progress(folder)
+    if state != "finished":
         config = resolve(spec.model, spec.preset, [*spec.sets, f"seed={spec.seed}"])
         data = Suite.read(suite).test(spec.test)
-        train_run(data, config, folder, device=device, resume=is_run(folder))
-    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+        # a run stopped before its first epoch was saved has nothing to continue: start it again
+        train_run(
+            data,
+            config,
+            folder,
+            device=device,
+            resume=state == "partial",
+            overwrite=state == "started",
+        )
+    redo = f"Delete {folder} to train the run again, or pass `overwrite` to start anew."
+    summary = read_json(folder / "summary.json", what="a run's summary", fix=redo)
     scores_file = out / "scores" / f"{spec.folder}.json"
     if scores_file.is_file():
-        scores = json.loads(scores_file.read_text(encoding="utf-8"))
+        scores = read_json(
+            scores_file, what="a run's scores", fix="Delete it to score the run again."
+        )
     else:
         scores = paper.score(suite, folder, spec)
         scores_file.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,77 @@
+"""symcomp commands run as child processes, as a shell runs them, for the interrupt tests.
+
+Children start with the default signal dispositions: pytest-xdist workers ignore SIGINT, and an
+ignored signal stays ignored across exec (as for a background job), so a child would never be
+interrupted by Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+MAIN = [sys.executable, "-c", "from symcomp.cli import main; main()"]
+
+
+def default_signals() -> None:
+    """In the child before exec: Ctrl-C, SIGTERM and SIGHUP act as in a terminal."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _own_group() -> None:
+    default_signals()
+    os.setpgrp()  # a process group of its own, to be sent Ctrl-C as a terminal sends it
+
+
+def start(*args: object, own_group: bool = False) -> subprocess.Popen[str]:
+    """``symcomp ARGS`` started with default signal dispositions (see the module)."""
+    return subprocess.Popen(
+        [*MAIN, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_own_group if own_group else default_signals,
+    )
+
+
+def finish(process: subprocess.Popen[str], seconds: float = 300) -> tuple[int, str]:
+    """Its exit code and standard error, once it has ended."""
+    _, err = process.communicate(timeout=seconds)
+    return process.returncode, err
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the command never got there"
+        time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def paused(process: subprocess.Popen[str], still_writing: Callable[[], bool]) -> Iterator[None]:
+    """Freeze ``process`` (SIGSTOP) while it writes, so that a second command meets it holding
+    its output however fast either runs; afterwards it is sent SIGTERM and let go."""
+    process.send_signal(signal.SIGSTOP)
+    try:
+        assert process.poll() is None and still_writing(), "it finished before it was paused"
+        yield
+    finally:
+        process.send_signal(signal.SIGTERM)  # pending until it runs again
+        process.send_signal(signal.SIGCONT)
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """The sha256 of every file under ``folder``, by relative path."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
