@@ -67,18 +67,17 @@ def writing_into(
     the block fails, a folder this call created is removed again. Yields whether it was created.
     """
     created = prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
-    with _locked(path / LOCK, path):
-        # checked again under the lock: a command that held it may have written meanwhile
-        prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
-        _remove_stale_temporaries(path, names)
-        try:
+    try:
+        with _locked(path / LOCK, path):
+            # checked again under the lock: a command that held it may have written meanwhile
+            prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
+            _remove_stale_temporaries(path, names)
             yield created
-        except BaseException:
-            if created:
-                with contextlib.suppress(OSError):
-                    (path / LOCK).unlink(missing_ok=True)
-                    path.rmdir()  # only succeeds when nothing else is in it
-            raise
+    except BaseException:
+        if created:  # an interrupt or error before anything was written leaves no folder
+            with contextlib.suppress(OSError):
+                path.rmdir()  # only succeeds when nothing else is in it
+        raise
 
 
 def lock_beside(path: Path) -> Path:
@@ -115,20 +114,27 @@ def _locked(lock: Path, what: Path) -> Iterator[None]:
     except ImportError:  # no advisory locks on this platform: write without one
         yield
         return
-    with lock.open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputError(
-                f"another symcomp command is writing {what}; wait for it to finish or "
-                f"choose another `out`."
-            ) from None
-        try:
-            yield
-        finally:
+    handle: IO[str] | None = None
+    held = False
+    try:
+        # a signal between creating the lock file and holding it would leave the file behind
+        with _signals_held():
+            handle = lock.open("a")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise OutputError(
+                    f"another symcomp command is writing {what}; wait for it to finish or "
+                    f"choose another `out`."
+                ) from None
+            held = True
+        yield
+    finally:
+        if held:
             with contextlib.suppress(OSError):
                 lock.unlink(missing_ok=True)  # the folder holds only the results
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        if handle is not None:
+            handle.close()  # which also releases the lock
 
 
 STAGING = ".staging-"  # a folder inside an output folder where a new output is assembled
@@ -144,11 +150,14 @@ def staging_in(path: Path) -> Iterator[Path]:
     """
     for stale in path.glob(f"{STAGING}*.tmp"):
         shutil.rmtree(stale, ignore_errors=True)
-    work = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
+    work: Path | None = None
     try:
+        with _signals_held():  # no signal between making the folder and owning its removal
+            work = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
         yield work
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
@@ -327,24 +336,27 @@ def written_by_symcomp(folder: Path, name: str) -> bool:
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """Open a text file that appears at ``path`` only if the block completes."""
-    # not a `with`: the file must outlive the block to be renamed into place
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
-        "w",
-        encoding="utf-8",
-        dir=path.parent,
-        prefix=f".{path.name}.",
-        suffix=".tmp",
-        delete=False,
-        newline="\n",
-    )
+    handle = None
     try:
+        with _signals_held():  # no signal between making the file and owning its removal
+            # not a `with`: the file must outlive the block to be renamed into place
+            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
+                "w",
+                encoding="utf-8",
+                dir=path.parent,
+                prefix=f".{path.name}.",
+                suffix=".tmp",
+                delete=False,
+                newline="\n",
+            )
         with handle:
             yield handle
         os.chmod(handle.name, file_mode())  # a temporary file is private; the result is not
         os.replace(handle.name, path)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
+        if handle is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(handle.name)
         raise
 
 
