@@ -68,6 +68,9 @@ demo: $(STAMP)
 	@echo "   compound divergence (report and figure; --scale small takes ~45 CPU-minutes, see"
 	@echo "   docs/reproductions.md)"
 	$(BIN)/symcomp reproduce keysers2020 --scale tiny --device cpu --out $(DEMO)/keysers2020
+	@echo "== the same command again continues the reproduction in place: finished runs and scores are"
+	@echo "   kept (nothing is trained again); another seed or scale there is refused without --overwrite"
+	$(BIN)/symcomp reproduce keysers2020 --scale tiny --device cpu --out $(DEMO)/keysers2020
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -135,3 +135,15 @@ def test_a_damaged_file_of_the_reproduction_is_named(
     code, output = invoke("reproduce", *PAPER, "--out", copy)
     assert code == 2 and where.split("/")[-1] in output and said in output, output
     assert (copy / where).read_text() == text
+
+
+def test_a_reproduction_written_before_manifests_is_continued(copy: Path) -> None:
+    """Written by a symcomp that wrote no manifest.json: recognised by its results.json."""
+    (copy / "manifest.json").unlink()
+    checkpoints = sorted(copy.glob("runs/*/*/checkpoints/*.pt"))
+    stamps = [p.stat().st_mtime_ns for p in checkpoints]
+    code, output = invoke("reproduce", *PAPER, "--out", copy, "--seed", 3)
+    assert code == 2 and "with seed 0" in output, output
+    assert invoke("reproduce", *PAPER, "--out", copy)[0] == 0
+    assert [p.stat().st_mtime_ns for p in checkpoints] == stamps  # nothing trained again
+    assert json.loads((copy / "manifest.json").read_text())["seed"] == 0

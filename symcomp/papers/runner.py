@@ -112,6 +112,8 @@ def _earlier(out: Path, entries: list[str]) -> dict[str, Any]:
         raise OutputError(
             f"{error} It is not a reproduction's folder; choose another `out`."
         ) from None
+    if not manifest:
+        manifest = _written_before_manifests(out, entries)
     if manifest.get("format") != FORMAT:
         shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
         raise OutputError(
@@ -119,6 +121,20 @@ def _earlier(out: Path, entries: list[str]) -> dict[str, Any]:
             f"replaces files it did not write. Choose another `out` (or an empty folder)."
         )
     return manifest
+
+
+def _written_before_manifests(out: Path, entries: list[str]) -> dict[str, Any]:
+    """A complete reproduction by a symcomp that wrote no manifest: only its own entries, and
+    a ``results.json`` that says which paper, scale and seed (anything else is not one)."""
+    if not set(entries) <= set(OWN) or "results.json" not in entries:
+        return {}
+    try:
+        results = read_json(out / "results.json")
+    except DataError:
+        return {}
+    if not {"paper", "scale", "seed", "symcomp", "runs"} <= set(results):
+        return {}
+    return {"format": FORMAT, **{key: results[key] for key in ("paper", "scale", "seed")}}
 
 
 def _described(what: dict[str, Any]) -> str:
