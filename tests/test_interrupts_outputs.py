@@ -144,3 +144,17 @@ def test_two_suites_cannot_write_one_folder(made: dict[str, Path], tmp_path: Pat
             assert found == 2 and "another symcomp command is writing" in err, err
     assert finish(first)[0] == 143
     assert list(tmp_path.iterdir()) == []
+
+
+def test_two_monotonicity_pools_cannot_write_one_folder(tmp_path: Path) -> None:
+    out = tmp_path / "mono"
+    first = start("generate", "monotonicity", "--n", 200_000, "--out", out)
+    lock = out / ".symcomp.lock"
+    wait_for(lambda: lock.exists() or first.poll() is not None)
+    with paused(first, lock.exists):
+        found, err = finish(
+            start("generate", "monotonicity", "--n", 10, "--out", out, "--overwrite")
+        )
+        assert found == 2 and "another symcomp command is writing" in err, err
+    assert finish(first)[0] == 143
+    assert not out.exists() and leftovers(tmp_path) == []

@@ -34,7 +34,7 @@ from symcomp.data.artifacts import (
     atomic_writer,
     file_record,
     json_text,
-    prepare_output_dir,
+    writing_into,
 )
 from symcomp.errors import GenerationError
 from symcomp.languages.monotonicity.lexicon import (
@@ -454,35 +454,38 @@ def write_pairs(
 ) -> dict[str, Any]:
     """Write ``out/examples.jsonl`` (pair records) and ``out/manifest.json``; return it."""
     spec.check()
-    prepare_output_dir(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool")
-    stats = PairStats()
-    counts: dict[str, Counter[str]] = {
-        key: Counter() for key in ("depth", "label", "polarity", "phenomenon", "variant")
-    }
-    with atomic_writer(out / EXAMPLES) as handle:
-        for count, pair in enumerate(iter_pairs(spec, stats), start=1):
-            record = pair.record(language, version)
-            line = json_text(record, str(out / EXAMPLES), ensure_ascii=False, separators=(",", ":"))
-            handle.write(line + "\n")
-            for key in counts:
-                counts[key][str(record["label"] if key == "label" else pair.meta[key])] += 1
-            if progress is not None and count % 1000 == 0:
-                progress(1000)
-    if progress is not None:
-        progress(spec.n % 1000)
-    manifest = {
-        "format": FORMAT,
-        "symcomp_version": __version__,
-        "language": language,
-        "grammar_version": version,
-        "grammar_sha256": grammar_sha256,
-        "seed": spec.seed,
-        "parameters": spec.describe(),
-        "filters": stats.describe(),
-        "counts": {key: dict(sorted(value.items())) for key, value in counts.items()},
-        "files": {EXAMPLES: file_record(out / EXAMPLES)},
-    }
-    text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
-    with atomic_writer(out / MANIFEST) as handle:
-        handle.write(text + "\n")
+    # held like every pool: a second command writing the same folder is refused
+    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
+        stats = PairStats()
+        counts: dict[str, Counter[str]] = {
+            key: Counter() for key in ("depth", "label", "polarity", "phenomenon", "variant")
+        }
+        with atomic_writer(out / EXAMPLES) as handle:
+            for count, pair in enumerate(iter_pairs(spec, stats), start=1):
+                record = pair.record(language, version)
+                line = json_text(
+                    record, str(out / EXAMPLES), ensure_ascii=False, separators=(",", ":")
+                )
+                handle.write(line + "\n")
+                for key in counts:
+                    counts[key][str(record["label"] if key == "label" else pair.meta[key])] += 1
+                if progress is not None and count % 1000 == 0:
+                    progress(1000)
+        if progress is not None:
+            progress(spec.n % 1000)
+        manifest = {
+            "format": FORMAT,
+            "symcomp_version": __version__,
+            "language": language,
+            "grammar_version": version,
+            "grammar_sha256": grammar_sha256,
+            "seed": spec.seed,
+            "parameters": spec.describe(),
+            "filters": stats.describe(),
+            "counts": {key: dict(sorted(value.items())) for key, value in counts.items()},
+            "files": {EXAMPLES: file_record(out / EXAMPLES)},
+        }
+        text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
+        with atomic_writer(out / MANIFEST) as handle:
+            handle.write(text + "\n")
     return manifest
