@@ -14,12 +14,12 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from symcomp.data.signals import signals_held
 from symcomp.errors import DataError, OutputError
 
 EXAMPLES = "examples.jsonl"
@@ -118,7 +118,7 @@ def _locked(lock: Path, what: Path) -> Iterator[None]:
     held = False
     try:
         # a signal between creating the lock file and holding it would leave the file behind
-        with _signals_held():
+        with signals_held():
             handle = lock.open("a")
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -152,7 +152,7 @@ def staging_in(path: Path) -> Iterator[Path]:
         shutil.rmtree(stale, ignore_errors=True)
     work: Path | None = None
     try:
-        with _signals_held():  # no signal between making the folder and owning its removal
+        with signals_held():  # no signal between making the folder and owning its removal
             work = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
         yield work
     finally:
@@ -179,7 +179,7 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
     _check_clashes(work, path, set(old_files))
     old = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
     try:
-        with _signals_held():
+        with signals_held():
             for name in old_files:
                 here = path / name
                 if here.is_file() or here.is_symlink():
@@ -221,21 +221,6 @@ def _merge(source: Path, target: Path) -> None:
             _merge(entry, there)
         else:
             os.replace(entry, there)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    held = {
-        getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-    }
-    if not hasattr(signal, "pthread_sigmask"):  # no signal masks on this platform
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a pending signal arrives now
 
 
 def _remove_stale_temporaries(path: Path, names: tuple[str, ...]) -> None:
@@ -338,7 +323,7 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
     """Open a text file that appears at ``path`` only if the block completes."""
     handle = None
     try:
-        with _signals_held():  # no signal between making the file and owning its removal
+        with signals_held():  # no signal between making the file and owning its removal
             # not a `with`: the file must outlive the block to be renamed into place
             handle = tempfile.NamedTemporaryFile(  # noqa: SIM115
                 "w",

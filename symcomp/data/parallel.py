@@ -26,19 +26,16 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
-import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from symcomp.data.signals import STOPPING, signals_held
+
 T = TypeVar("T")
 R = TypeVar("R")
 _worker_state: dict[str, Any] = {}
-# the signals a command turns into a clean stop (symcomp.cli.app.catch_signals)
-_STOPPING = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
 
 
 class Executor(Protocol):
@@ -111,7 +108,7 @@ class LocalExecutor:
                 if pending:
                     pending.append(pool.submit(function, chunk))
                 else:  # the first submit forks the workers: no signal may reach them before
-                    with _signals_held():  # their set-up (they would run the parent's handlers)
+                    with signals_held():  # their set-up (they would run the parent's handlers)
                         pending.append(pool.submit(function, chunk))
                 if len(pending) >= 2 * self.jobs:
                     yield pending.popleft().result()
@@ -126,33 +123,17 @@ class LocalExecutor:
         return [function(unit) for unit in units]
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Block the stopping signals in this thread meanwhile (they wait, and arrive after);
-    processes forked meanwhile start with them blocked."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
-        threading.main_thread()
-    ):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 def _start_worker(state: dict[str, Any]) -> None:
     """A worker's set-up: its state; Ctrl-C left to the parent (which stops the pool), and
     SIGTERM/SIGHUP ending the worker at once, without a word. A forked worker inherits the
     parent's handlers, which raise an exception: a worker would print its traceback when the
     parent stops it, or when a terminal's Ctrl-C or a ``kill`` reaches the whole group."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in _STOPPING:
+    for number in STOPPING:
         if number != signal.SIGINT:
             signal.signal(number, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):  # held while the parent forked this worker
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     set_worker_state(state)
 
 

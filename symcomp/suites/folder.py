@@ -36,6 +36,7 @@ from symcomp.data.artifacts import (
     write_json,
     writing_beside,
 )
+from symcomp.data.signals import signals_held
 from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
 from symcomp.suites.format import FORMAT, TestEntry
@@ -61,10 +62,13 @@ class SuiteWriter:
         # held until the suite is in place: a second command building the same suite is
         # refused instead of one silently replacing the other
         self._held = contextlib.ExitStack()
-        self._held.enter_context(writing_beside(root))
         try:
-            _check_replaceable(root, overwrite=overwrite)
-            self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+            # no signal between taking the lock or making the folder and owning their removal
+            with signals_held():
+                self._held.enter_context(writing_beside(root))
+                _check_replaceable(root, overwrite=overwrite)
+                self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+                self._held.callback(shutil.rmtree, self.work, ignore_errors=True)
             os.chmod(self.work, folder_mode())  # mkdtemp's folder is private; a suite is not
         except OSError as error:
             self._held.close()
@@ -85,11 +89,7 @@ class SuiteWriter:
         return self
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        try:
-            if self.work.exists():
-                shutil.rmtree(self.work, ignore_errors=True)
-        finally:
-            self._held.close()
+        self._held.close()  # the work folder (if still there), then the lock
 
     # -- files -----------------------------------------------------------------------------
 
