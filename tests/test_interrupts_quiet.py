@@ -107,3 +107,24 @@ def test_verify_with_workers_is_quiet(pairs: Path, sig: int, group: bool, code: 
     found, stderr = interrupt(process, sig, group)
     assert_quiet(found, code, stderr)
     wait_for(lambda: not processes(str(pairs)), seconds=10)
+
+
+@pytest.mark.parametrize(("number", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_failure_after_a_stop_signal_is_the_stop(
+    monkeypatch: pytest.MonkeyPatch, number: int, code: int
+) -> None:
+    """A signal raised in the middle of an import leaves the module half-imported, and the
+    command then fails with an ImportError: it was stopped, not broken (exit 128 + n, not 3)."""
+    import click
+
+    from symcomp.cli import app
+
+    def broken_by_the_signal() -> None:
+        raise ImportError("cannot load module more than once per process")
+
+    monkeypatch.setattr(app, "_received", [number])
+    context = click.Context(click.Command("reproduce"))
+    with pytest.raises(click.ClickException) as caught:
+        app._guarded(context, context.command, broken_by_the_signal)
+    assert caught.value.exit_code == code
+    assert "no half-written file was left" in caught.value.message

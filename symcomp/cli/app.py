@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -60,24 +61,61 @@ class Terminated(BaseException):
         self.signal_number = signal_number
 
 
+# The stopping signals this process received. The exception a signal raises can be turned into
+# another on its way out (raised in the middle of `import torch`, it leaves a half-imported
+# module behind, and the next import fails): a command that fails after a stop was asked for
+# is reported as stopped, not as a bug.
+_received: list[int] = []
+
+
 def _raise_terminated(signal_number: int, frame: Any) -> None:
+    _received.append(signal_number)
     raise Terminated(signal_number)
 
 
+def _raise_interrupt(signal_number: int, frame: Any) -> None:
+    _received.append(signal_number)
+    raise KeyboardInterrupt
+
+
 def catch_signals() -> None:
-    """SIGTERM and SIGHUP raise :class:`Terminated` (in the main thread only)."""
-    import signal
+    """SIGTERM and SIGHUP raise :class:`Terminated`, Ctrl-C KeyboardInterrupt, as Python's
+    own handler does (in the main thread only; an ignored Ctrl-C stays ignored)."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return
+    _received.clear()  # a new command (tests run many in one process)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _raise_terminated)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _raise_interrupt)
+
+
+def _stopped(signal_number: int, error: BaseException) -> Interrupted:
+    """The exit of a command stopped by ``signal_number`` (Ctrl-C: 130; others: 128 + n)."""
+    _release(error)
+    if signal_number == signal.SIGINT:
+        return _interrupted("interrupted; no half-written file was left.", EXIT_INTERRUPTED)
+    return _interrupted(
+        f"stopped by signal {signal_number}; no half-written file was left.",
+        128 + signal_number,
+    )
 
 
 def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:
-    """Run a command, turning every exception into its exit code and one paragraph."""
+    """Run a command, turning every exception into its exit code and one paragraph; after a
+    stopping signal, every failure is the stop."""
+    try:
+        return _translated(ctx, command, call)
+    except (click.ClickException, click.exceptions.Exit, click.Abort) as error:
+        if _received and not isinstance(error, Interrupted):
+            raise _stopped(_received[0], error) from None
+        raise
+
+
+def _translated(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:
     from symcomp.errors import SymcompError
 
     try:
@@ -93,16 +131,9 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
     except (click.ClickException, click.exceptions.Exit, click.Abort):
         raise
     except KeyboardInterrupt as error:
-        _release(error)
-        raise _interrupted(
-            "interrupted; no half-written file was left.", EXIT_INTERRUPTED
-        ) from None
-    except Terminated as signal:
-        _release(signal)
-        raise _interrupted(
-            f"stopped by signal {signal.signal_number}; no half-written file was left.",
-            128 + signal.signal_number,
-        ) from None
+        raise _stopped(signal.SIGINT, error) from None
+    except Terminated as stop:
+        raise _stopped(stop.signal_number, stop) from None
     except OSError as error:  # the machine's refusal (disk full, permissions), not a bug
         where = f" ({error.filename})" if error.filename else ""
         raise UserError(
@@ -120,7 +151,7 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
             "into smaller inputs."
         ) from None
     except Exception as error:
-        if (ctx.find_root().obj or {}).get("debug"):
+        if (ctx.find_root().obj or {}).get("debug") and not _received:
             raise
         name = ctx.command_path
         raise InternalError(
