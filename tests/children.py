@@ -55,6 +55,21 @@ def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
         time.sleep(0.02)
 
 
+def holds_lock(lock: Path) -> bool:
+    """Whether a process holds ``lock`` (an flock in /proc/locks on the file's inode); the
+    file alone is no proof: it exists a moment before it is locked.
+
+    Asking /proc, not trying the lock, so that the test never takes it from the command.
+    """
+    try:
+        status = os.stat(lock)
+    except FileNotFoundError:
+        return False
+    device = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
+    held = Path("/proc/locks").read_text(encoding="ascii").split()
+    return device in held
+
+
 @contextlib.contextmanager
 def paused(process: subprocess.Popen[str], still_writing: Callable[[], bool]) -> Iterator[None]:
     """Freeze ``process`` (SIGSTOP) while it writes, so that a second command meets it holding

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.children import paused, start, wait_for
+from tests.children import holds_lock, paused, start, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -81,8 +81,8 @@ def test_two_commands_cannot_write_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "pool"
     first = start("generate", "pcfg-set", "--n", 300_000, "--out", out)
     lock = out / ".symcomp.lock"
-    wait_for(lock.exists)
-    with paused(first, lock.exists):
+    wait_for(lambda: holds_lock(lock))
+    with paused(first, lambda: holds_lock(lock)):
         second = start("generate", "scan", "--n", 5, "--out", out, "--overwrite")
         assert second.wait(timeout=120) == 2
         assert second.stderr is not None

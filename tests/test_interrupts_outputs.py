@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests import children
-from tests.children import digests, finish, paused, wait_for
+from tests.children import digests, finish, holds_lock, paused, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -117,8 +117,8 @@ def test_two_splits_cannot_write_one_file(made: dict[str, Path], tmp_path: Path)
     out = tmp_path / "mcd.json"
     first = start("split", "dbca", made["pool"], "--out", out)
     lock = tmp_path / ".mcd.json.symcomp.lock"
-    wait_for(lambda: lock.exists() or first.poll() is not None)
-    with paused(first, lock.exists):
+    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
+    with paused(first, lambda: holds_lock(lock)):
         for second in (
             start("split", "random", made["pool"], "--out", out),
             start("split", "dbca", made["pool"], "--rounds", 0, "--out", out, "--overwrite"),
@@ -133,9 +133,9 @@ def test_two_suites_cannot_write_one_folder(made: dict[str, Path], tmp_path: Pat
     out = tmp_path / "suite"
     first = start("suite", "pcfg-set", "--n", 60_000, "--out", out)
     lock = tmp_path / ".suite.symcomp.lock"
-    wait_for(lambda: lock.exists() or first.poll() is not None)
+    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
     split = made["splits"] / "r1.json"
-    with paused(first, lock.exists):
+    with paused(first, lambda: holds_lock(lock)):
         for second in (
             start("suite", "scan", "--out", out),
             start("suite", "from-splits", made["pool"], split, "--out", out, "--overwrite"),
@@ -150,8 +150,8 @@ def test_two_monotonicity_pools_cannot_write_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "mono"
     first = start("generate", "monotonicity", "--n", 200_000, "--out", out)
     lock = out / ".symcomp.lock"
-    wait_for(lambda: lock.exists() or first.poll() is not None)
-    with paused(first, lock.exists):
+    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
+    with paused(first, lambda: holds_lock(lock)):
         found, err = finish(
             start("generate", "monotonicity", "--n", 10, "--out", out, "--overwrite")
         )

@@ -110,7 +110,7 @@ def writing_beside(path: Path) -> Iterator[None]:
 @contextlib.contextmanager
 def _locked(lock: Path, what: Path) -> Iterator[None]:
     try:
-        import fcntl
+        import fcntl  # noqa: F401  (whether this platform has advisory locks)
     except ImportError:  # no advisory locks on this platform: write without one
         yield
         return
@@ -119,14 +119,7 @@ def _locked(lock: Path, what: Path) -> Iterator[None]:
     try:
         # a signal between creating the lock file and holding it would leave the file behind
         with signals_held():
-            handle = lock.open("a")
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise OutputError(
-                    f"another symcomp command is writing {what}; wait for it to finish or "
-                    f"choose another `out`."
-                ) from None
+            handle = _lock_file(lock, what)
             held = True
         yield
     finally:
@@ -137,6 +130,35 @@ def _locked(lock: Path, what: Path) -> Iterator[None]:
             handle.close()  # which also releases the lock
 
 
+def _lock_file(lock: Path, what: Path) -> IO[str]:
+    """Open and lock ``lock``. A holder removes the file when it is done, so a file opened just
+    before that is a dead one: its lock shuts out nobody. Held only once the locked file is
+    still the one at ``lock`` (tried again then, a few times)."""
+    import fcntl
+
+    for _attempt in range(LOCK_ATTEMPTS):
+        handle = lock.open("a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if _same_file(handle, lock):
+                return handle
+        except BlockingIOError:
+            handle.close()
+            break
+        handle.close()
+    raise OutputError(
+        f"another symcomp command is writing {what}; wait for it to finish or choose another `out`."
+    )
+
+
+def _same_file(handle: IO[str], path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(handle.fileno()), os.stat(path))
+    except FileNotFoundError:
+        return False
+
+
+LOCK_ATTEMPTS = 3  # a lock file replaced more often than this is in heavy contention: refused
 STAGING = ".staging-"  # a folder inside an output folder where a new output is assembled
 
 
