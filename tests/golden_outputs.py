@@ -2,7 +2,8 @@
 
 For every built-in language: the sha256 of a generated pool's ``examples.jsonl``, of every data
 file of one suite (splits, pools, auxiliary files; not README.md or manifest.json, which name
-the symcomp version) and of the index lists of one MCD split. Everything runs through the CLI,
+the symcomp version) and of the index lists of one MCD split, with the DBCA measure version
+(``symcomp.dbca.measure.MEASURE_VERSION``) they were found under. Everything runs through the CLI,
 so a refactoring of the library cannot change what is measured.
 
 The random stream is part of a language's identity: a change that alters these bytes must bump
@@ -86,12 +87,31 @@ def compute(language: str, work: Path) -> dict[str, Any]:
         }
     if split is None:
         return record
-    out = work / "mcd.json"
-    _cli("split", "dbca", str(pool), "--seed", "0", *split, "--out", str(out))
-    indices = json.loads(out.read_text(encoding="utf-8"))
-    parts = {key: indices[key] for key in ("trainIdxs", "devIdxs", "testIdxs")}
-    record["mcd_split"] = _sha(json.dumps(parts, sort_keys=True).encode())
+    indices = _mcd_split(pool, work / "mcd.json", split)
+    record["mcd_split"] = _parts_sha(indices)
+    # a change of the DBCA measures moves these indices too: it must bump the measure version
+    record["mcd_measure_version"] = indices["meta"]["measure_version"]
     return record
+
+
+def _mcd_split(pool: Path, out: Path, split: tuple[str, ...]) -> dict[str, Any]:
+    _cli("split", "dbca", str(pool), "--seed", "0", *split, "--out", str(out))
+    indices: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return indices
+
+
+def _parts_sha(indices: dict[str, Any]) -> str:
+    parts = {key: indices[key] for key in ("trainIdxs", "devIdxs", "testIdxs")}
+    return _sha(json.dumps(parts, sort_keys=True).encode())
+
+
+def split_digest(
+    language: str, work: Path, generate: tuple[str, ...], split: tuple[str, ...]
+) -> str:
+    """The digest of the index lists of an MCD split of a freshly generated pool."""
+    pool = work / "pool"
+    _cli("generate", language, "--seed", "0", *generate, "--out", str(pool))
+    return _parts_sha(_mcd_split(pool, work / "mcd.json", split))
 
 
 def language_version(language: str) -> str:

@@ -188,6 +188,29 @@ def test_existing_output_needs_overwrite(run, pools, tmp_path):
     assert run("split", "random", pools / "plain", "--out", out, "--overwrite").exit_code == 0
 
 
+def test_atoms_count_once_per_example_unless_told(run, pools, tmp_path):
+    out = tmp_path / "random.json"
+    assert run("split", "random", pools / "dag", "--seed", 2, "--out", out).exit_code == 0
+    meta = read_split(out).meta
+    assert meta["features"]["atom_frequency"] == "example" and meta["measure_version"] == 2
+    per_occurrence = json.loads(
+        run("divergence", pools / "dag", out, "--atom-frequency", "occurrence", "--json").output
+    )
+    assert per_occurrence["features"]["atom_frequency"] == "occurrence"
+    assert per_occurrence["compound_divergence"] == meta["compound_divergence"]
+    assert per_occurrence["atom_divergence"] != meta["atom_divergence"]
+    # a split measured before the option existed (no atom_frequency in its meta) is measured
+    # as it was: per occurrence
+    raw = json.loads(out.read_text(encoding="utf-8"))
+    del raw["meta"]["features"]["atom_frequency"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(raw), encoding="utf-8")
+    measured = json.loads(run("divergence", pools / "dag", old, "--json").output)
+    assert measured["atom_divergence"] == per_occurrence["atom_divergence"]
+    bad = run("divergence", pools / "dag", out, "--atom-frequency", "token")
+    assert bad.exit_code == 2 and "--atom-frequency" in bad.output
+
+
 def test_pairs_compounds_are_recorded_and_reused(run, pools, tmp_path):
     out = tmp_path / "pairs.json"
     result = run(

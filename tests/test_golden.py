@@ -1,7 +1,8 @@
 """Golden outputs: generation, suites and MCD splits write exactly the recorded bytes.
 
 A change of these bytes is a change of a language's random stream: bump its grammar version
-and run ``.venv/bin/python -m tests.golden_outputs --update`` in the same commit.
+(or, for MCD splits alone, the DBCA measure version) and run
+``.venv/bin/python -m tests.golden_outputs --update`` in the same commit.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ def test_outputs_are_the_recorded_bytes(language: str, tmp_path: Path) -> None:
             if version == language_version(language)
             else "the grammar version was bumped:"
         )
+        if set(changed) <= {"mcd_split", "mcd_measure_version"}:
+            assert "mcd_measure_version" in changed, (
+                f"{language}: the MCD split changed under the same DBCA measure version; a "
+                "change of what the split search measures must bump "
+                "symcomp.dbca.measure.MEASURE_VERSION."
+            )
+            hint = "the DBCA measure version was bumped:"
         pytest.fail(
             f"{language}: {', '.join(changed)} changed. If the change of the random stream is "
             f"intended, {hint} update the goldens (python -m tests.golden_outputs --update)."
@@ -46,3 +54,15 @@ def test_outputs_are_the_recorded_bytes(language: str, tmp_path: Path) -> None:
         f"{language}: grammar version {language_version(language)} but the goldens were "
         f"recorded at {version}; update them (python -m tests.golden_outputs --update)."
     )
+
+
+def test_per_occurrence_atoms_reproduce_the_splits_before_the_measure_changed(
+    tmp_path: Path,
+) -> None:
+    """Measure version 2 changed only how atoms are counted: asked for per occurrence, the MCD
+    split is byte for byte the one recorded under version 1."""
+    from tests.golden_outputs import split_digest
+
+    generate, _suite, split = CASES["scan"]
+    digest = split_digest("scan", tmp_path, generate, (*split, "--atom-frequency", "occurrence"))
+    assert digest == "7cab60a6b4ba339aa963ce0e72502d66b4d29356c260cd6a57384aaf47fc067e"

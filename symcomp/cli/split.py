@@ -96,6 +96,13 @@ def _feature_options(function: F) -> F:
         click.option(
             "--ngram", type=click.IntRange(min=1), default=None, help="n of --compounds ngrams [2]."
         ),
+        click.option(
+            "--atom-frequency",
+            type=click.Choice(["example", "occurrence"]),
+            default=None,
+            help="Count an atom once per example that holds it (default, as DBCA counts "
+            "compounds and NQG/TMCD atom sets) or once per occurrence.",
+        ),
     ]
     for option in reversed(options):
         function = option(function)
@@ -107,7 +114,16 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
     from symcomp.dbca.compounds import CompoundSpec
     from symcomp.dbca.pool import FeatureOptions
 
-    keys = ("compounds", "weighting", "max_nodes", "max_branching", "chains", "top_k", "ngram")
+    keys = (
+        "compounds",
+        "weighting",
+        "max_nodes",
+        "max_branching",
+        "chains",
+        "top_k",
+        "ngram",
+        "atom_frequency",
+    )
     given = {key: values.pop(key) for key in keys}
     if not defaults and all(value is None for value in given.values()):
         return None
@@ -123,6 +139,7 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
         weighting=given["weighting"] or base.weighting,
         top_k=given["top_k"] or base.top_k,
         ngram=given["ngram"] or base.ngram,
+        atom_frequency=given["atom_frequency"] or base.atom_frequency,
     )
 
 

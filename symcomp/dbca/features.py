@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,10 @@ from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
 WEIGHTINGS = ("dbca", "counts")
+# An atom counts once per example that holds it (as DBCA weights a compound at most once per
+# sample and NQG/TMCD count atom sets), or once per occurrence (splits whose meta names no
+# atom frequency were measured so).
+ATOM_FREQUENCIES = ("example", "occurrence")
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,7 @@ def dag_features(
     *,
     weighting: str = "dbca",
     top_k: int | None = DEFAULT_TOP_K,
+    atom_frequency: str = "example",
 ) -> Features:
     """Atoms (node rules) and compounds (subgraphs) of DAGs.
 
@@ -172,6 +177,8 @@ def dag_features(
         DBCA weights (default) or raw occurrence counts.
     top_k : int or None
         Keep the compounds of largest total weight (ties: first seen); None keeps all.
+    atom_frequency : {"example", "occurrence"}
+        Count an atom once per example that holds it (default) or once per occurrence.
 
     >>> dags = [Dag.from_edges(["a", "b"], [(0, 1, 0)]), Dag.from_edges(["a", "c"], [(0, 1, 0)])]
     >>> dag_features(dags).compound_names
@@ -180,6 +187,7 @@ def dag_features(
     spec = spec if spec is not None else CompoundSpec()
     if weighting not in WEIGHTINGS:
         raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
+    _check_atom_frequency(atom_frequency)
     atom_ids: dict[str, int] = {}
     compound_ids: dict[str, int] = {}
     pair_ids: dict[str, int] = {}
@@ -203,7 +211,7 @@ def dag_features(
             ext_occ.extend(first + offset for offset, _key in extensions)
             ext_kinds.extend(compound_ids[key] for _offset, key in extensions)
     n_examples = number + 1
-    atoms = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
+    atoms = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
     if with_extensions:
         rows, kinds, values = dbca_weights(
             np.frombuffer(occ_rows, dtype=np.int64),
@@ -228,6 +236,7 @@ def dag_features(
         "distinct_compounds": len(names),
         "weighted_compounds": weighted,  # with a positive total weight
         "kept_compounds": len(kept),
+        "atom_frequency": atom_frequency,
     }
     pair_matrix = _count_matrix(pair_rows, pair_cols, n_examples, len(pair_ids))
     return Features(
@@ -241,10 +250,14 @@ def dag_features(
     )
 
 
-def ngram_features(texts: Iterable[str], n: int = 2) -> Features:
-    """Atoms = whitespace tokens (counted), compounds = the distinct ``n``-grams of each text."""
+def ngram_features(
+    texts: Iterable[str], n: int = 2, *, atom_frequency: str = "example"
+) -> Features:
+    """Atoms = whitespace tokens (once per text, or per occurrence), compounds = the distinct
+    ``n``-grams of each text."""
     if n < 1:
         raise DataError(f"n-gram size must be at least 1, got {n}.")
+    _check_atom_frequency(atom_frequency)
     atom_ids: dict[str, int] = {}
     gram_ids: dict[str, int] = {}
     atom_rows, atom_cols = array.array("q"), array.array("q")
@@ -258,12 +271,17 @@ def ngram_features(texts: Iterable[str], n: int = 2) -> Features:
         gram_cols.extend(gram_ids.setdefault(gram, len(gram_ids)) for gram in grams)
         gram_rows.extend([number] * len(grams))
     n_examples = number + 1
-    atoms = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
+    atoms = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
     # atom names sorted for readability: renumber columns alphabetically
     atoms, atom_names = _sorted_columns(atoms, _names(atom_ids))
     compounds = _count_matrix(gram_rows, gram_cols, n_examples, len(gram_ids))
     compounds, gram_names = _sorted_columns(compounds, _names(gram_ids))
-    description = {"compounds": "ngrams", "n": n, "weighting": "counts"}
+    description = {
+        "compounds": "ngrams",
+        "n": n,
+        "weighting": "counts",
+        "atom_frequency": atom_frequency,
+    }
     return Features(atoms, compounds, atom_names, gram_names, description, compounds, gram_names)
 
 
@@ -276,6 +294,35 @@ def _count_matrix(
         n_kinds=max(n_columns, 1),
     )
     return SparseRows.from_triples(examples, kinds, counts, (n_rows, n_columns))
+
+
+def _check_atom_frequency(atom_frequency: str) -> None:
+    if atom_frequency not in ATOM_FREQUENCIES:
+        raise DataError(
+            f"unknown atom frequency {atom_frequency!r}; choose one of "
+            f"{', '.join(ATOM_FREQUENCIES)}."
+        )
+
+
+def _atom_matrix(
+    rows: array.array[int],
+    columns: array.array[int],
+    n_rows: int,
+    n_columns: int,
+    atom_frequency: str,
+) -> SparseRows:
+    """Atom counts per example; 1 for every atom held under ``atom_frequency`` "example".
+
+    >>> rows, columns = array.array("q", [0, 0, 0]), array.array("q", [1, 1, 0])
+    >>> _atom_matrix(rows, columns, 1, 2, "occurrence").row(0)[1].tolist()
+    [1.0, 2.0]
+    >>> _atom_matrix(rows, columns, 1, 2, "example").row(0)[1].tolist()
+    [1.0, 1.0]
+    """
+    counts = _count_matrix(rows, columns, n_rows, n_columns)
+    if atom_frequency == "occurrence":
+        return counts
+    return replace(counts, values=np.ones_like(counts.values))
 
 
 def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRows, tuple[str, ...]]:

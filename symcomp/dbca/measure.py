@@ -27,6 +27,9 @@ from symcomp.dbca.engine import DivergenceEngine
 from symcomp.dbca.features import Features
 
 DIGITS = 4  # meta values are rounded to this many decimals
+# Bumped whenever a measure's default changes the numbers a split records (2: atoms counted
+# once per example); split meta carries it, and the golden MCD splits record it.
+MEASURE_VERSION = 2
 
 
 def _round(value: float) -> float:

@@ -13,7 +13,7 @@ rebuilt by parsing ``input`` with the language named in the pool's ``manifest.js
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.features import (
+    ATOM_FREQUENCIES,
     DEFAULT_TOP_K,
     WEIGHTINGS,
     Features,
@@ -54,6 +55,9 @@ class FeatureOptions:
         weights, all for raw counts (so ``counts`` equals the NQG code on any pool).
     ngram : int
         n for ``ngrams``.
+    atom_frequency : {"example", "occurrence"}
+        An atom counts once per example that holds it (default: as DBCA weighs a compound at
+        most once per sample and NQG/TMCD count atom sets), or once per occurrence.
     """
 
     compounds: str = "dag"
@@ -61,6 +65,7 @@ class FeatureOptions:
     weighting: str = "dbca"
     top_k: TopK = "auto"
     ngram: int = 2
+    atom_frequency: str = "example"
 
     def __post_init__(self) -> None:
         if self.compounds not in COMPOUND_MODES:
@@ -71,6 +76,11 @@ class FeatureOptions:
         if self.weighting not in WEIGHTINGS:
             raise DataError(
                 f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}."
+            )
+        if self.atom_frequency not in ATOM_FREQUENCIES:
+            raise DataError(
+                f"unknown atom frequency {self.atom_frequency!r}; choose one of "
+                f"{', '.join(ATOM_FREQUENCIES)}."
             )
         if self.top_k != "auto" and self.top_k is not None and self.top_k < 1:
             raise DataError(f"`top_k` must be at least 1, got {self.top_k}.")
@@ -88,7 +98,12 @@ class FeatureOptions:
 
     @classmethod
     def from_description(cls, data: Mapping[str, Any]) -> FeatureOptions:
-        """The options recorded by :meth:`describe` (e.g. in a split's meta)."""
+        """The options recorded by :meth:`describe` (e.g. in a split's meta); a description
+        without ``atom_frequency`` was measured per occurrence, before that option existed.
+
+        >>> FeatureOptions.from_description({"compounds": "dag"}).atom_frequency
+        'occurrence'
+        """
         spec = data.get("spec") or {}
         return cls(
             compounds=str(data.get("compounds", "dag")),
@@ -96,6 +111,7 @@ class FeatureOptions:
             weighting=str(data.get("weighting", "dbca")),
             top_k=data.get("top_k", "auto"),
             ngram=int(data.get("ngram", 2)),
+            atom_frequency=str(data.get("atom_frequency", "occurrence")),
         )
 
     def describe(self) -> dict[str, Any]:
@@ -105,13 +121,22 @@ class FeatureOptions:
             "weighting": self.weighting,
             "top_k": self.kept,
             "ngram": self.ngram,
+            "atom_frequency": self.atom_frequency,
         }
 
 
-def read_pool(pool: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The example records of a pool (folder or ``examples.jsonl``) and its manifest, if any."""
+def read_pool(
+    pool: Path, *, derivations: bool = True
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The example records of a pool (folder or ``examples.jsonl``) and its manifest, if any;
+    ``derivations`` False leaves out each record's stored DAG (``derivation``)."""
     path = examples_path(pool)
-    records = list(read_examples(pool))
+    lines = read_examples(pool)
+    records = (
+        list(lines)
+        if derivations
+        else [{k: v for k, v in record.items() if k != "derivation"} for record in lines]
+    )
     if not records:
         raise DataError(f"{path} holds no examples; a split needs a non-empty pool.")
     folder = path.parent
@@ -120,7 +145,7 @@ def read_pool(pool: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
 
 
 def pool_dags(
-    records: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any] | None, source: str
+    records: Iterable[Mapping[str, Any]], manifest: Mapping[str, Any] | None, source: str
 ) -> Iterator[Dag]:
     """The DAG of every record: its stored derivation, or the parse of its input."""
     language: Language | None = None
@@ -167,14 +192,18 @@ def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -
 
 
 def features_of_records(
-    records: Sequence[Mapping[str, Any]],
+    records: Iterable[Mapping[str, Any]],
     manifest: Mapping[str, Any] | None,
     options: FeatureOptions,
     source: str = "pool",
 ) -> Features:
     """Atom and compound features of pool records, as ``options`` say."""
     if options.compounds == "ngrams":
-        features = ngram_features((str(r["input"]) for r in records), options.ngram)
+        features = ngram_features(
+            (str(r["input"]) for r in records),
+            options.ngram,
+            atom_frequency=options.atom_frequency,
+        )
     else:
         spec = options.spec
         if options.compounds == "pairs":
@@ -185,6 +214,7 @@ def features_of_records(
             spec,
             weighting=options.weighting,
             top_k=options.kept,
+            atom_frequency=options.atom_frequency,
         )
     LOG.info(
         "features of %d examples: %d atoms, %d compounds",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.data.artifacts import examples_path, file_record
+from symcomp.data.artifacts import examples_path, file_record, read_examples
 from symcomp.data.splits import Split
 from symcomp.dbca.baselines import (
     Parts,
@@ -43,7 +43,7 @@ from symcomp.dbca.baselines import (
 from symcomp.dbca.division import divide_within_bound, worst_atom_divergence
 from symcomp.dbca.features import Features
 from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, mcd_split
-from symcomp.dbca.measure import compound_divergence_of, split_measures
+from symcomp.dbca.measure import MEASURE_VERSION, compound_divergence_of, split_measures
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
 from symcomp.dbca.swap import swap_search
@@ -70,7 +70,10 @@ class PoolData:
     def read(
         cls, pool: Path, options: FeatureOptions | None = None, pattern_abstraction: str = "auto"
     ) -> PoolData:
-        records, manifest = read_pool(pool)
+        """Read a pool, keeping every field of its records but their DAGs: a stored derivation
+        takes about 30 times the memory of the rest of a line, so :attr:`features` reads the
+        derivations again, one line at a time."""
+        records, manifest = read_pool(pool, derivations=False)
         return cls(
             examples_path(pool), records, manifest, options or FeatureOptions(), pattern_abstraction
         )
@@ -82,9 +85,14 @@ class PoolData:
     def features(self) -> Features:
         if self._features is None:
             self._features = features_of_records(
-                self.records, self.manifest, self.options, str(self.path)
+                self._records_with_derivations(), self.manifest, self.options, str(self.path)
             )
         return self._features
+
+    def _records_with_derivations(self) -> Iterable[Mapping[str, Any]]:
+        if self.options.compounds == "ngrams" or not self.path.is_file():
+            return self.records
+        return _same_lines(read_examples(self.path), len(self.records), self.path)
 
     @cached_property
     def patterns(self) -> Patterns:
@@ -139,6 +147,22 @@ class PoolData:
         }
 
 
+def _same_lines(
+    records: Iterable[dict[str, Any]], expected: int, path: Path
+) -> Iterator[dict[str, Any]]:
+    """The records of a second reading, refused if the file changed length in between."""
+    count = 0
+    for count, record in enumerate(records, start=1):
+        if count > expected:
+            break
+        yield record
+    if count != expected:
+        raise DataError(
+            f"{path} changed while it was read ({count:,} lines now, {expected:,} before); "
+            "run the command again once nothing writes the pool."
+        )
+
+
 def _length(record: Mapping[str, Any], key: str, text: str) -> int:
     meta = record.get("meta")
     if isinstance(meta, Mapping) and isinstance(meta.get(key), int):
@@ -170,6 +194,7 @@ def _finish(
         "parameters": parameters,
         "seed": seed,
         "features": data.features.description,
+        "measure_version": MEASURE_VERSION,
         "pool": data.describe(),
         "symcomp_version": __version__,
     }
