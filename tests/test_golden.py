@@ -64,5 +64,6 @@ def test_per_occurrence_atoms_reproduce_the_splits_before_the_measure_changed(
     from tests.golden_outputs import split_digest
 
     generate, _suite, split = CASES["scan"]
+    assert split is not None
     digest = split_digest("scan", tmp_path, generate, (*split, "--atom-frequency", "occurrence"))
     assert digest == "7cab60a6b4ba339aa963ce0e72502d66b4d29356c260cd6a57384aaf47fc067e"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -15,10 +16,9 @@ from symcomp.errors import OutputError
 
 def test_a_second_writer_is_refused_and_the_lock_file_goes(tmp_path: Path) -> None:
     out = tmp_path / "mcd.json"
-    with writing_beside(out):
-        with pytest.raises(OutputError, match="another symcomp command is writing"):
-            with writing_beside(out):
-                pass
+    refused = pytest.raises(OutputError, match="another symcomp command is writing")
+    with writing_beside(out), refused, writing_beside(out):
+        pass
     assert list(tmp_path.iterdir()) == []
 
 
@@ -31,9 +31,9 @@ def test_a_lock_file_removed_as_it_was_opened_is_not_held(
     out = tmp_path / "mcd.json"
     lock = artifacts.lock_beside(out)
     flock = fcntl.flock
-    finished = []
+    finished: list[bool] = []
 
-    def holder_finishes_first(handle: object, operation: int) -> None:
+    def holder_finishes_first(handle: IO[str], operation: int) -> None:
         if not finished:  # the earlier holder removes the file between our open and our lock
             finished.append(True)
             os.unlink(lock)
@@ -43,7 +43,9 @@ def test_a_lock_file_removed_as_it_was_opened_is_not_held(
     with writing_beside(out):
         assert finished and lock.exists()
         monkeypatch.setattr(fcntl, "flock", flock)
-        with pytest.raises(OutputError, match="another symcomp command is writing"):
-            with writing_beside(out):
-                pass
+        with (
+            pytest.raises(OutputError, match="another symcomp command is writing"),
+            writing_beside(out),
+        ):
+            pass
     assert not lock.exists()
