@@ -154,3 +154,50 @@ def test_pairs_are_recorded_for_seeding(scan_features):
     spec = CompoundSpec(max_nodes=2, chains=False)
     pairs_only = dag_features([Dag.from_edges(["a", "b"], [(0, 1, 0)])], spec, weighting="counts")
     assert pairs_only.compound_names == pairs_only.pair_names == ("a(0:b)",)
+
+
+def _weights_in_one_piece(example, kind, ext_occurrence, ext_kind, n_kinds):
+    """The weights as first written: every array at once (the oracle of the sliced version)."""
+    inside = np.zeros(len(kind))
+    occurrences_of = np.bincount(kind, minlength=n_kinds).astype(np.float64)
+    once = np.unique(ext_occurrence * n_kinds + ext_kind)
+    occurrence, super_kind = once // n_kinds, once % n_kinds
+    _, inverse, counts = np.unique(
+        kind[occurrence] * n_kinds + super_kind, return_inverse=True, return_counts=True
+    )
+    np.maximum.at(inside, occurrence, counts[inverse] / occurrences_of[kind[occurrence]])
+    keys = example * n_kinds + kind
+    unique, inverse = np.unique(keys, return_inverse=True)
+    weights = np.full(len(unique), -np.inf)
+    np.maximum.at(weights, inverse, 1.0 - inside)
+    weights = quantise(weights)
+    keep = weights > 0
+    return unique[keep] // n_kinds, unique[keep] % n_kinds, weights[keep]
+
+
+@pytest.mark.parametrize("slice_entries", [1, 7, 1 << 22])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sliced_weights_equal_the_weights_in_one_piece(monkeypatch, slice_entries, seed):
+    from symcomp.dbca import weights
+
+    rng = np.random.default_rng(seed)
+    n_kinds = 12
+    example = np.sort(rng.integers(0, 30, 400))
+    kind = rng.integers(0, n_kinds, len(example))
+    # super-compound pairs of each example's own occurrences, listed example by example, with
+    # repeats; shuffled once to exercise pairs that are not
+    ext_occurrence = np.sort(rng.integers(0, len(example), 900))
+    ext_kind = rng.integers(0, n_kinds, len(ext_occurrence))
+    expected = _weights_in_one_piece(example, kind, ext_occurrence, ext_kind, n_kinds)
+    monkeypatch.setattr(weights, "SLICE", slice_entries)
+    shuffled = rng.permutation(len(ext_occurrence))
+    for pairs in (slice(None), shuffled):
+        found = dbca_weights(example, kind, ext_occurrence[pairs], ext_kind[pairs], n_kinds)
+        for got, want in zip(found, expected, strict=True):
+            np.testing.assert_array_equal(got, want)
+    order = rng.permutation(len(example))  # occurrences not listed example by example
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    found = dbca_weights(example[order], kind[order], position[ext_occurrence], ext_kind, n_kinds)
+    for got, want in zip(found, expected, strict=True):
+        np.testing.assert_array_equal(got, want)

@@ -193,8 +193,10 @@ def dag_features(
     pair_ids: dict[str, int] = {}
     atom_rows, atom_cols = array.array("q"), array.array("q")
     pair_rows, pair_cols = array.array("q"), array.array("q")
-    occ_rows, occ_kinds = array.array("q"), array.array("q")
-    ext_occ, ext_kinds = array.array("q"), array.array("q")
+    # one entry per occurrence and per super-compound pair: hundreds per example, so 32 bits
+    # (compound ids, examples) where they do, 64 for positions among all occurrences
+    occ_rows, occ_kinds = array.array("i"), array.array("i")
+    ext_occ, ext_kinds = array.array("q"), array.array("i")
     with_extensions = weighting == "dbca"
     number = -1
     for number, dag in enumerate(dags):
@@ -208,24 +210,24 @@ def dag_features(
         occ_kinds.extend(compound_ids.setdefault(key, len(compound_ids)) for key in keys)
         occ_rows.extend([number] * len(keys))
         if extensions is not None:
-            ext_occ.extend(first + offset for offset, _key in extensions)
-            ext_kinds.extend(compound_ids[key] for _offset, key in extensions)
+            once = dict.fromkeys(extensions)  # a pair found twice counts once
+            ext_occ.extend(first + offset for offset, _key in once)
+            ext_kinds.extend(compound_ids[key] for _offset, key in once)
     n_examples = number + 1
     atoms = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
     if with_extensions:
         rows, kinds, values = dbca_weights(
-            np.frombuffer(occ_rows, dtype=np.int64),
-            np.frombuffer(occ_kinds, dtype=np.int64),
-            np.frombuffer(ext_occ, dtype=np.int64),
-            np.frombuffer(ext_kinds, dtype=np.int64),
+            _int_array(occ_rows),
+            _int_array(occ_kinds),
+            _int_array(ext_occ),
+            _int_array(ext_kinds),
             n_kinds=max(len(compound_ids), 1),
         )
     else:
         rows, kinds, values = raw_counts(
-            np.frombuffer(occ_rows, dtype=np.int64),
-            np.frombuffer(occ_kinds, dtype=np.int64),
-            n_kinds=max(len(compound_ids), 1),
+            _int_array(occ_rows), _int_array(occ_kinds), n_kinds=max(len(compound_ids), 1)
         )
+    del occ_rows, occ_kinds, ext_occ, ext_kinds
     names = _names(compound_ids)
     compounds, kept, weighted = _top_k(rows, kinds, values, n_examples, len(names), top_k)
     description = {
@@ -294,6 +296,12 @@ def _count_matrix(
         n_kinds=max(n_columns, 1),
     )
     return SparseRows.from_triples(examples, kinds, counts, (n_rows, n_columns))
+
+
+def _int_array(values: array.array[int]) -> npt.NDArray[np.integer]:
+    """The integers of an ``array.array`` as a numpy array (no copy)."""
+    dtype = np.int32 if values.itemsize == 4 else np.int64
+    return np.frombuffer(values, dtype=dtype) if values else np.zeros(0, dtype=dtype)
 
 
 def _check_atom_frequency(atom_frequency: str) -> None:

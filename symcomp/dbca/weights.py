@@ -30,6 +30,9 @@ vectorised with numpy.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -115,13 +118,75 @@ def dbca_weights(
     Returns
     -------
     examples, kinds, weights : arrays sorted by example then kind.
+
+    Notes
+    -----
+    The arrays have one entry per occurrence (about 300 per CFQ question) and per super-compound
+    pair (about 600), so a CFQ-size pool holds hundreds of millions. They are processed in
+    slices of about :data:`SLICE` entries that never cut an example in two, so that the
+    temporaries stay that small whatever the pool size; occurrences listed example by example
+    (as :func:`symcomp.dbca.features.dag_features` lists them) need no reordering.
     """
-    example = np.asarray(example, dtype=np.int64)
-    kind = np.asarray(kind, dtype=np.int64)
-    ext_occurrence = np.asarray(ext_occurrence, dtype=np.int64)
-    ext_kind = np.asarray(ext_kind, dtype=np.int64)
-    inside = _max_inside_probability(kind, ext_occurrence, ext_kind, n_kinds)
-    keys = example * n_kinds + kind
+    example = np.asarray(example)
+    kind = np.asarray(kind)
+    ext_occurrence = np.asarray(ext_occurrence)
+    ext_kind = np.asarray(ext_kind)
+    if len(example) > 1 and np.any(example[1:] < example[:-1]):
+        return _reordered(example, kind, ext_occurrence, ext_kind, n_kinds)
+    inside = _max_inside_probability(example, kind, ext_occurrence, ext_kind, n_kinds)
+    parts = [_example_weights(example[a:b], kind[a:b], inside[a:b], n_kinds) for a, b in
+             _slices(lambda i: int(example[i]), len(example))]  # fmt: skip
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0, dtype=np.float64)
+    rows, kinds, weights = (np.concatenate(column) for column in zip(*parts, strict=True))
+    return rows, kinds, weights
+
+
+SLICE = 1 << 22  # entries per slice of the weight computation (a few hundred MB of temporaries)
+
+
+def _reordered(
+    example: npt.NDArray[np.integer],
+    kind: npt.NDArray[np.integer],
+    ext_occurrence: npt.NDArray[np.integer],
+    ext_kind: npt.NDArray[np.integer],
+    n_kinds: int,
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """:func:`dbca_weights` of occurrences not listed example by example: list them so."""
+    order = np.argsort(example, kind="stable")
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    return dbca_weights(example[order], kind[order], position[ext_occurrence], ext_kind, n_kinds)
+
+
+def _slices(owner: Callable[[int], int], size: int, length: int = 0) -> list[tuple[int, int]]:
+    """Bounds ``(a, b)`` of consecutive slices of ``size`` entries, about ``length`` (default
+    :data:`SLICE`) each, where ``owner(i)``, the example of entry ``i`` (non-decreasing), does
+    not change across a bound.
+
+    >>> examples = [0, 0, 1, 1, 1, 2]
+    >>> _slices(examples.__getitem__, 6, length=3)
+    [(0, 5), (5, 6)]
+    """
+    length = length or SLICE
+    bounds = [0]
+    while bounds[-1] < size:
+        end = min(bounds[-1] + length, size)
+        while end < size and owner(end) == owner(end - 1):
+            end += 1
+        bounds.append(end)
+    return list(itertools.pairwise(bounds))
+
+
+def _example_weights(
+    example: npt.NDArray[np.integer],
+    kind: npt.NDArray[np.integer],
+    inside: FloatArray,
+    n_kinds: int,
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """Weights of the (example, compound) pairs of one slice of whole examples."""
+    keys = example.astype(np.int64) * n_kinds + kind
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
@@ -132,18 +197,75 @@ def dbca_weights(
 
 
 def _max_inside_probability(
-    kind: IntArray, ext_occurrence: IntArray, ext_kind: IntArray, n_kinds: int
+    example: npt.NDArray[np.integer],
+    kind: npt.NDArray[np.integer],
+    ext_occurrence: npt.NDArray[np.integer],
+    ext_kind: npt.NDArray[np.integer],
+    n_kinds: int,
 ) -> FloatArray:
-    """For each occurrence g of G: the largest P(G'|G) over its immediate super-compounds."""
+    """For each occurrence g of G: the largest P(G'|G) over its immediate super-compounds.
+
+    Two passes over slices of the super-compound pairs, each slice holding whole examples (so
+    a repeated pair is always inside one slice): the first counts, pool-wide, the occurrences
+    of G inside G' for every pair (G, G'); the second turns the counts into probabilities.
+    """
     inside = np.zeros(len(kind), dtype=np.float64)
     if len(ext_occurrence) == 0:
         return inside
     occurrences_of = np.bincount(kind, minlength=n_kinds).astype(np.float64)
-    # an occurrence counts once per super-compound, however many ways it extends to it
-    pairs_once = distinct(ext_occurrence * n_kinds + ext_kind)
-    ext_occurrence, ext_kind = pairs_once // n_kinds, pairs_once % n_kinds
-    pairs = kind[ext_occurrence] * n_kinds + ext_kind
-    _, inverse, pair_counts = group_counts(pairs)
-    probability = pair_counts[inverse] / occurrences_of[kind[ext_occurrence]]
-    np.maximum.at(inside, ext_occurrence, probability)
+    if not _grouped(example, ext_occurrence):
+        order = np.argsort(ext_occurrence, kind="stable")
+        ext_occurrence, ext_kind = ext_occurrence[order], ext_kind[order]
+    slices = _slices(lambda i: int(example[ext_occurrence[i]]), len(ext_occurrence))
+    pair_keys = np.zeros(0, dtype=np.int64)
+    pair_counts = np.zeros(0, dtype=np.int64)
+    for a, b in slices:
+        _occurrence, pairs = _pairs_once(kind, ext_occurrence[a:b], ext_kind[a:b], n_kinds)
+        keys, _inverse, counts = group_counts(pairs)
+        pair_keys, pair_counts = _merge_counts(pair_keys, pair_counts, keys, counts)
+    for a, b in slices:
+        occurrence, pairs = _pairs_once(kind, ext_occurrence[a:b], ext_kind[a:b], n_kinds)
+        counts = pair_counts[np.searchsorted(pair_keys, pairs)]
+        np.maximum.at(inside, occurrence, counts / occurrences_of[kind[occurrence]])
     return inside
+
+
+def _grouped(example: npt.NDArray[np.integer], occurrence: npt.NDArray[np.integer]) -> bool:
+    """Whether the examples of ``occurrence`` never decrease (pairs listed example by example).
+
+    >>> _grouped(np.array([0, 0, 1]), np.array([1, 2, 0]))
+    False
+    """
+    for start in range(0, len(occurrence), SLICE):
+        owners = example[occurrence[start : start + SLICE + 1]]
+        if np.any(owners[1:] < owners[:-1]):
+            return False
+    return True
+
+
+def _pairs_once(
+    kind: npt.NDArray[np.integer],
+    ext_occurrence: npt.NDArray[np.integer],
+    ext_kind: npt.NDArray[np.integer],
+    n_kinds: int,
+) -> tuple[IntArray, IntArray]:
+    """The distinct (occurrence, super-compound) pairs of a slice, as the occurrence and the
+    pair key ``G * n_kinds + G'``: an occurrence counts once per super-compound, however
+    many ways it extends to it."""
+    once = distinct(ext_occurrence.astype(np.int64) * n_kinds + ext_kind)
+    occurrence = once // n_kinds
+    return occurrence, kind[occurrence].astype(np.int64) * n_kinds + once % n_kinds
+
+
+def _merge_counts(
+    keys: IntArray, counts: IntArray, more_keys: IntArray, more_counts: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Two sorted key/count lists summed into one.
+
+    >>> [a.tolist() for a in _merge_counts(np.array([1, 4]), np.array([2, 1]),
+    ...                                     np.array([4, 5]), np.array([3, 1]))]
+    [[1, 4, 5], [2, 4, 1]]
+    """
+    merged, inverse, _sizes = group_counts(np.concatenate([keys, more_keys]))
+    total = np.bincount(inverse, weights=np.concatenate([counts, more_counts]))
+    return merged, total.astype(np.int64)
