@@ -156,7 +156,13 @@ def test_pairs_are_recorded_for_seeding(scan_features):
     assert pairs_only.compound_names == pairs_only.pair_names == ("a(0:b)",)
 
 
-def _weights_in_one_piece(example, kind, ext_occurrence, ext_kind, n_kinds):
+def _weights_in_one_piece(
+    example: np.ndarray,
+    kind: np.ndarray,
+    ext_occurrence: np.ndarray,
+    ext_kind: np.ndarray,
+    n_kinds: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The weights as first written: every array at once (the oracle of the sliced version)."""
     inside = np.zeros(len(kind))
     occurrences_of = np.bincount(kind, minlength=n_kinds).astype(np.float64)
