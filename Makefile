@@ -28,6 +28,8 @@ demo: $(STAMP)
 	@echo "== SCAN: a maximum-compound-divergence split next to a random one (D_A atom, D_C compound divergence)"
 	$(BIN)/symcomp split dbca $(DEMO)/scan --seed 0 --rounds 1 --out $(DEMO)/scan/mcd.json --overwrite
 	$(BIN)/symcomp split random $(DEMO)/scan --seed 0 --out $(DEMO)/scan/random.json --overwrite
+	@echo "== the MCD split measured with atoms counted per rule application instead of once per example (the default)"
+	$(BIN)/symcomp divergence $(DEMO)/scan $(DEMO)/scan/mcd.json --atom-frequency occurrence
 	@echo "== from a split to a scored model: the MCD split as a suite, a tiny LSTM trained on it, its report card"
 	$(BIN)/symcomp suite from-splits $(DEMO)/scan $(DEMO)/scan/mcd.json --out $(DEMO)/scan-mcd --no-export --overwrite
 	$(BIN)/symcomp train $(DEMO)/scan-mcd/mcd --model lstms2s --preset tiny --set epochs=2 --set threads=1 --out $(DEMO)/scan-mcd-lstm --overwrite

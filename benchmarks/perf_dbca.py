@@ -244,10 +244,14 @@ def main() -> None:
         )
         report["cfq_generation_seconds"] = round(generation, 1)
         scan_data, cfq_data = PoolData.read(scan_pool), PoolData.read(cfq_pool)
-        from symcomp.dbca.pool import pool_dags
+        from symcomp.dbca.pool import pool_dags, read_pool
 
-        scan_dags = list(pool_dags(scan_data.records, scan_data.manifest, "scan"))
-        cfq_dags = list(pool_dags(cfq_data.records[:20_000], cfq_data.manifest, "cfq"))
+        # with their stored DAGs (PoolData keeps records without them)
+        scan_records, _manifest = read_pool(scan_pool)
+        cfq_records, _manifest = read_pool(cfq_pool)
+        scan_dags = list(pool_dags(scan_records, scan_data.manifest, "scan"))
+        cfq_dags = list(pool_dags(cfq_records[:20_000], cfq_data.manifest, "cfq"))
+        del cfq_records
         report["extraction"] = [extraction("scan", scan_dags), extraction("cfq", cfq_dags)]
         print(json.dumps(report["extraction"]))
         report["divergence_from_counts"] = divergence_from_counts(cfq_data.features, 100_000)
