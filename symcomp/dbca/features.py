@@ -43,6 +43,7 @@ WEIGHTINGS = ("dbca", "counts")
 # sample and NQG/TMCD count atom sets), or once per occurrence (splits whose meta names no
 # atom frequency were measured so).
 ATOM_FREQUENCIES = ("example", "occurrence")
+MAX_OCCURRENCES = 2**31 - 1  # occurrences are numbered in 32 bits
 
 
 @dataclass(frozen=True)
@@ -194,9 +195,9 @@ def dag_features(
     atom_rows, atom_cols = array.array("q"), array.array("q")
     pair_rows, pair_cols = array.array("q"), array.array("q")
     # one entry per occurrence and per super-compound pair: hundreds per example, so 32 bits
-    # (compound ids, examples) where they do, 64 for positions among all occurrences
+    # (2**31 occurrences are some 7 million CFQ questions: refused beyond, see below)
     occ_rows, occ_kinds = array.array("i"), array.array("i")
-    ext_occ, ext_kinds = array.array("q"), array.array("i")
+    ext_occ, ext_kinds = array.array("i"), array.array("i")
     with_extensions = weighting == "dbca"
     number = -1
     for number, dag in enumerate(dags):
@@ -207,6 +208,12 @@ def dag_features(
         pair_rows.extend([number] * len(pairs))
         keys, extensions = extract(dag, spec, extensions=with_extensions)
         first = len(occ_kinds)
+        if first + len(keys) > MAX_OCCURRENCES:
+            raise DataError(
+                f"example {number + 1:,} brings the pool past {MAX_OCCURRENCES:,} compound "
+                "occurrences, more than one split search holds; split a subsample of the pool "
+                "or lower `max_nodes`."
+            )
         occ_kinds.extend(compound_ids.setdefault(key, len(compound_ids)) for key in keys)
         occ_rows.extend([number] * len(keys))
         if extensions is not None:
