@@ -188,7 +188,7 @@ def dag_features(
     spec = spec if spec is not None else CompoundSpec()
     if weighting not in WEIGHTINGS:
         raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
-    _check_atom_frequency(atom_frequency)
+    check_atom_frequency(atom_frequency)
     atom_ids: dict[str, int] = {}
     compound_ids: dict[str, int] = {}
     pair_ids: dict[str, int] = {}
@@ -266,7 +266,7 @@ def ngram_features(
     ``n``-grams of each text."""
     if n < 1:
         raise DataError(f"n-gram size must be at least 1, got {n}.")
-    _check_atom_frequency(atom_frequency)
+    check_atom_frequency(atom_frequency)
     atom_ids: dict[str, int] = {}
     gram_ids: dict[str, int] = {}
     atom_rows, atom_cols = array.array("q"), array.array("q")
@@ -311,7 +311,8 @@ def _int_array(values: array.array[int]) -> npt.NDArray[np.integer]:
     return np.frombuffer(values, dtype=dtype) if values else np.zeros(0, dtype=dtype)
 
 
-def _check_atom_frequency(atom_frequency: str) -> None:
+def check_atom_frequency(atom_frequency: str) -> None:
+    """Raise :class:`DataError` for an atom frequency other than those of ATOM_FREQUENCIES."""
     if atom_frequency not in ATOM_FREQUENCIES:
         raise DataError(
             f"unknown atom frequency {atom_frequency!r}; choose one of "

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.features import (
-    ATOM_FREQUENCIES,
     DEFAULT_TOP_K,
     WEIGHTINGS,
     Features,
+    check_atom_frequency,
     dag_features,
     ngram_features,
 )
@@ -77,11 +77,7 @@ class FeatureOptions:
             raise DataError(
                 f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}."
             )
-        if self.atom_frequency not in ATOM_FREQUENCIES:
-            raise DataError(
-                f"unknown atom frequency {self.atom_frequency!r}; choose one of "
-                f"{', '.join(ATOM_FREQUENCIES)}."
-            )
+        check_atom_frequency(self.atom_frequency)
         if self.top_k != "auto" and self.top_k is not None and self.top_k < 1:
             raise DataError(f"`top_k` must be at least 1, got {self.top_k}.")
 

@@ -134,8 +134,8 @@ def dbca_weights(
     if len(example) > 1 and np.any(example[1:] < example[:-1]):
         return _reordered(example, kind, ext_occurrence, ext_kind, n_kinds)
     inside = _max_inside_probability(example, kind, ext_occurrence, ext_kind, n_kinds)
-    parts = [_example_weights(example[a:b], kind[a:b], inside[a:b], n_kinds) for a, b in
-             _slices(lambda i: int(example[i]), len(example))]  # fmt: skip
+    slices = _slices(lambda i: int(example[i]), len(example))
+    parts = [_example_weights(example[a:b], kind[a:b], inside[a:b], n_kinds) for a, b in slices]
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), np.zeros(0, dtype=np.float64)
