@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from symcomp.cli.app import EXIT_DISAGREE, FiniteFloat, UserError, cli, config_option, working
+from symcomp.cli.importing import extractor_options, option_pairs
 from symcomp.data.artifacts import json_text
 
 F = Callable[..., Any]
@@ -65,9 +66,10 @@ def _feature_options(function: F) -> F:
     options = [
         click.option(
             "--compounds",
-            type=click.Choice(["dag", "pairs", "ngrams"]),
             default=None,
-            help="DAG subgraphs (default), parent-child pairs (TMCD), or input n-grams.",
+            help="dag (DAG subgraphs, the default of generated pools), pairs (parent-child "
+            "pairs), ngrams, or an extractor: tree:funql, tree:sexpr, conllu, "
+            "grammar:FILE.lark, python:MODULE:FUNCTION [the pool's own].",
         ),
         click.option(
             "--weighting",
@@ -106,7 +108,7 @@ def _feature_options(function: F) -> F:
     ]
     for option in reversed(options):
         function = option(function)
-    return function
+    return extractor_options(function)
 
 
 def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
@@ -123,9 +125,11 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
         "top_k",
         "ngram",
         "atom_frequency",
+        "on",
+        "extractor_option",
     )
     given = {key: values.pop(key) for key in keys}
-    if not defaults and all(value is None for value in given.values()):
+    if not defaults and all(value in (None, ()) for value in given.values()):
         return None
     base = FeatureOptions()
     spec = CompoundSpec(
@@ -140,6 +144,8 @@ def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
         top_k=given["top_k"] or base.top_k,
         ngram=given["ngram"] or base.ngram,
         atom_frequency=given["atom_frequency"] or base.atom_frequency,
+        on=given["on"],
+        extractor_options=tuple(sorted(option_pairs(given["extractor_option"]).items())),
     )
 
 
@@ -416,6 +422,7 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
 def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[Any, Any]:
     from symcomp.data.artifacts import file_record
     from symcomp.data.splits import read_split
+    from symcomp.dbca.measure import unseen_compound_rate
     from symcomp.dbca.split import PoolData, abstraction_of, measure, options_of
 
     override = _options(values, defaults=False)
@@ -430,5 +437,85 @@ def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[A
         abstraction_of(split_value, values["pattern_abstraction"]),
     )
     values_measured = measure(data, split_value)
+    values_measured["unseen_compound_rate"] = unseen_compound_rate(
+        data.features, split_value.train, split_value.test
+    )
     values_measured["features"] = data.features.description
     return data, values_measured
+
+
+@split.command("sweep")
+@_pool_argument
+@click.option("--train-frac", type=FiniteFloat(), default=0.4, show_default=True)
+@click.option("--test-frac", type=FiniteFloat(), default=0.1, show_default=True)
+@click.option(
+    "--dev-frac",
+    type=FiniteFloat(),
+    default=0.0,
+    show_default=True,
+    help="An out-of-distribution dev part from the held-out side, disjoint from test.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--levels",
+    default="0,0.25,0.5,0.75,1",
+    show_default=True,
+    help="D_C levels, as fractions of the reachable maximum (the MCD split's D_C).",
+)
+@click.option("--max-da", type=FiniteFloat(0.0, 1.0), default=0.02, show_default=True)
+@click.option("--candidates", type=click.IntRange(min=1), default=128, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=0), default=10, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="A folder: one split file per level and manifest.json (levels, seed, D_A, D_C).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace a sweep symcomp wrote in --out.")
+@_feature_options
+def split_sweep(pool: Path, **values: Any) -> None:
+    """A fixed test with training sets at several compound divergences (one per level)."""
+    from symcomp.dbca.baselines import SplitSizes
+    from symcomp.dbca.mcd import McdConfig
+    from symcomp.dbca.split import PoolData, sweep
+    from symcomp.dbca.sweeping import write_sweep
+
+    levels = _levels(values["levels"])
+    with working(click.get_current_context(), "split sweep") as note:
+        note("reading the pool and its compounds")
+        data = PoolData.read(pool, _options(values))
+        sizes = SplitSizes.from_fractions(
+            len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
+        )
+        config = McdConfig(
+            train_size=sizes.train,
+            test_size=sizes.held_out,
+            max_da=values["max_da"],
+            candidates=values["candidates"],
+            rounds=values["rounds"],
+        )
+        note(f"searching ({len(data):,} examples, {len(levels)} levels)")
+        splits = sweep(data, sizes, config, values["seed"], levels)
+        write_sweep(values["out"], splits, values["seed"], overwrite=values["overwrite"])
+    for level, split_value in splits.items():
+        meta = split_value.meta
+        dev = (
+            f", dev D_A {meta['dev_atom_divergence']:.4f} D_C {meta['dev_compound_divergence']:.4f}"
+            if "dev_atom_divergence" in meta
+            else ""
+        )
+        click.echo(
+            f"level {level:g}: train {meta['sizes']['train']:,}, test {meta['sizes']['test']:,}; "
+            f"D_A {meta['atom_divergence']:.4f}, D_C {meta['compound_divergence']:.4f}{dev}"
+        )
+    click.echo(f"wrote {len(splits)} splits with one test to {values['out']}")
+
+
+def _levels(text: str) -> list[float]:
+    try:
+        levels = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UserError(f"--levels must be numbers separated by commas, got {text!r}.") from None
+    if not levels or any(not 0.0 <= level <= 1.0 for level in levels):
+        raise UserError(f"--levels must lie in [0, 1] (fractions of the maximum), got {text!r}.")
+    return levels

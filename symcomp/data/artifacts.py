@@ -35,6 +35,7 @@ _KINDS = (
     ("symcomp.suite/", "suite"),
     ("symcomp-run", "training run"),
     ("symcomp.reproduction/", "reproduction"),
+    ("symcomp.sweep/", "sweep"),
 )
 
 
@@ -560,25 +561,34 @@ def parse_examples(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]
         yield record
 
 
+def json_object(line: str, where: str) -> dict[str, Any]:
+    """The JSON object on one line; errors name ``where`` (``file:line``).
+
+    >>> json_object('{"a": 1}', "x.jsonl:3")
+    {'a': 1}
+    """
+    try:
+        record = json.loads(line, parse_constant=refuse_constant)
+    except NonFiniteJsonError as error:
+        raise DataError(f"{where}: {error}.") from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        reason = (
+            f"{error.msg} at column {error.colno}"
+            if isinstance(error, json.JSONDecodeError)
+            else "nested too deeply"
+        )
+        raise DataError(f"{where}: not valid JSON ({reason}).") from None
+    if not isinstance(record, Mapping):
+        raise DataError(f"{where}: each line must be a JSON object.")
+    return dict(record)
+
+
 def parse_json_lines(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
     """JSON objects, one per line (no required fields); errors name source and line."""
     number = 0
     try:
         for number, line in enumerate(lines, start=1):
-            try:
-                record = json.loads(line, parse_constant=refuse_constant)
-            except NonFiniteJsonError as error:
-                raise DataError(f"{source}:{number}: {error}.") from None
-            except (json.JSONDecodeError, RecursionError) as error:
-                reason = (
-                    f"{error.msg} at column {error.colno}"
-                    if isinstance(error, json.JSONDecodeError)
-                    else "nested too deeply"
-                )
-                raise DataError(f"{source}:{number}: not valid JSON ({reason}).") from None
-            if not isinstance(record, Mapping):
-                raise DataError(f"{source}:{number}: each line must be a JSON object.")
-            yield dict(record)
+            yield json_object(line, f"{source}:{number}")
     except UnicodeDecodeError as error:
         raise DataError(
             f"{source}:{number + 1}: not UTF-8 text (byte {error.object[error.start]:#04x}); "

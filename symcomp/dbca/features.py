@@ -294,6 +294,48 @@ def ngram_features(
     return Features(atoms, compounds, atom_names, gram_names, description, compounds, gram_names)
 
 
+def set_features(
+    extracted: Iterable[tuple[Sequence[str], Sequence[str]]], *, atom_frequency: str = "example"
+) -> Features:
+    """Features of examples given as (atoms, compounds) lists, one entry per occurrence (what
+    an extractor such as TMCD's or the dependency-triple one returns): compounds are counted
+    per occurrence and all kept (as in the NQG code), atoms once per example or per occurrence.
+
+    >>> features = set_features([(["f", "x"], ["f(0:x)"]), (["f", "y"], ["f(0:y)", "f(0:y)"])])
+    >>> features.compound_names, features.compounds.row(1)[1].tolist()
+    (('f(0:x)', 'f(0:y)'), [2.0])
+    """
+    check_atom_frequency(atom_frequency)
+    atom_ids: dict[str, int] = {}
+    compound_ids: dict[str, int] = {}
+    atom_rows, atom_cols = array.array("q"), array.array("q")
+    compound_rows, compound_cols = array.array("q"), array.array("q")
+    number = -1
+    for number, (atoms, compounds) in enumerate(extracted):
+        atom_cols.extend(atom_ids.setdefault(atom, len(atom_ids)) for atom in atoms)
+        atom_rows.extend([number] * len(atoms))
+        compound_cols.extend(compound_ids.setdefault(c, len(compound_ids)) for c in compounds)
+        compound_rows.extend([number] * len(compounds))
+    n_examples = number + 1
+    atoms_matrix = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
+    del atom_rows, atom_cols
+    atoms_matrix, atom_names = _sorted_columns(atoms_matrix, _names(atom_ids))
+    counts = _count_matrix(compound_rows, compound_cols, n_examples, len(compound_ids))
+    del compound_rows, compound_cols
+    counts, compound_names = _sorted_columns(counts, _names(compound_ids))
+    description = {
+        "weighting": "counts",
+        "top_k": None,
+        "distinct_compounds": len(compound_names),
+        "weighted_compounds": len(compound_names),
+        "kept_compounds": len(compound_names),
+        "atom_frequency": atom_frequency,
+    }
+    return Features(
+        atoms_matrix, counts, atom_names, compound_names, description, counts, compound_names
+    )
+
+
 def _count_matrix(
     rows: array.array[int], columns: array.array[int], n_rows: int, n_columns: int
 ) -> SparseRows:

@@ -165,6 +165,7 @@ class _Search:
         self.rng = rng
         self.targets = (config.train_size, config.test_size)
         self.barred = barred  # kept out of test (the tests of earlier splits)
+        self.excluded: npt.NDArray[np.bool_] | None = None  # never drawn (a fixed dev part)
         self.allowed: list[npt.NDArray[np.bool_] | None] = [None, None]
         self.allowed_free = [0, 0]
         self.restrict(1, None)
@@ -227,7 +228,10 @@ class _Search:
     def grow(self, removal_interval: int, deadline: float = math.inf) -> None:
         """Add examples until both sides have their sizes (the greedy construction); removal
         attempts stop at ``deadline`` (a :func:`time.perf_counter` reading)."""
-        unused = np.flatnonzero(self.engine.side == UNUSED)
+        free_mask = self.engine.side == UNUSED
+        if self.excluded is not None:
+            free_mask &= ~self.excluded
+        unused = np.flatnonzero(free_mask)
         free = len(unused)
         additions = 0
         while self.engine.sizes[0] < self.targets[0] or self.engine.sizes[1] < self.targets[1]:
@@ -349,6 +353,64 @@ def mcd_split(
         history.append(best.record(round_number))
         LOG.info("MCD round %d: best D_A %.4f, D_C %.4f", round_number, best.da, best.dc)
     return _result(features, config, best, history, held_out, time.perf_counter() - started)
+
+
+def fixed_test_split(
+    features: Features,
+    config: McdConfig,
+    test: npt.ArrayLike,
+    seed: Seed = 0,
+    *,
+    excluded: npt.ArrayLike = (),
+) -> McdResult:
+    """A train set of ``config.train_size`` for a given test set, at the target (or maximum)
+    compound divergence under the atom bound: the fixed-test sweeps of GenBench and SLURPFOOD
+    (the test is drawn once, training sets are grown to several D_C levels).
+
+    ``config.test_size`` must be the size of ``test``; ``excluded`` examples (a dev part) are
+    never drawn. Train grows greedily as in :func:`mcd_split` (without held-out pair seeding,
+    which chooses test), then ``config.rounds`` rounds remove and regrow a share of train.
+
+    >>> from symcomp.dbca.features import ngram_features
+    >>> features = ngram_features([f"{a} {b} {c}" for a in "abcd" for b in "efgh" for c in "ij"])
+    >>> test = list(range(0, 32, 4))
+    >>> low = McdConfig(train_size=16, test_size=8, target_dc=0.0, max_da=1.0)
+    >>> result = fixed_test_split(features, low, test, seed=0, excluded=[1])
+    >>> result.test == test, len(result.train), 1 in result.train
+    (True, 16, False)
+    >>> from dataclasses import replace
+    >>> high = fixed_test_split(features, replace(low, target_dc=None), test, seed=0)
+    >>> high.compound_divergence > result.compound_divergence
+    True
+    """
+    held_out = np.unique(np.asarray(test, dtype=np.int64))
+    if len(held_out) != config.test_size:
+        raise DataError(
+            f"the fixed test has {len(held_out):,} distinct examples but `test_size` is "
+            f"{config.test_size:,}; give the test's size."
+        )
+    config.check(len(features))
+    started = time.perf_counter()
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    search = _Search(features, config, rng)
+    blocked = np.zeros(len(features), dtype=bool)
+    blocked[np.asarray(excluded, dtype=np.int64)] = True
+    if blocked[held_out].any():
+        raise DataError("an example is both in the fixed test and among the excluded ones.")
+    search.excluded = blocked
+    for example in held_out:
+        search.move(int(example), 1)
+    search.grow(config.removal_interval)
+    best = _Snapshot.of(search)
+    history = [best.record(0)]
+    stalled = False
+    for round_number in range(1, config.rounds + 1):
+        search.shake(0, at_random=stalled)
+        candidate = _Snapshot.of(search)
+        stalled = not candidate.better_than(best)
+        best = best if stalled else candidate
+        history.append(best.record(round_number))
+    return _result(features, config, best, history, [], time.perf_counter() - started)
 
 
 def _construct(

@@ -72,6 +72,21 @@ def divergence_summary(
     return values
 
 
+def unseen_compound_rate(features: Features, train: Sequence[int], test: Sequence[int]) -> float:
+    """Share of test's compound weight on compounds absent from train (1 − compound coverage):
+    what ad-hoc DBCA tools report instead of the Chernoff D_C.
+
+    >>> from symcomp.dbca.features import ngram_features
+    >>> features = ngram_features(["jump twice", "walk twice", "jump thrice"])
+    >>> unseen_compound_rate(features, [0, 1], [2])
+    1.0
+    """
+    train_compounds = features.compounds.sum_rows(train) > 0
+    test_weight = features.compounds.sum_rows(test)
+    total = float(test_weight.sum())
+    return _round(test_weight[~train_compounds].sum() / total) if total > 0 else 0.0
+
+
 def coverage(train_keys: Sequence[str], test_keys: Sequence[str]) -> float:
     """Share of test examples whose key (pattern) occurs among the train examples.
 

@@ -13,13 +13,16 @@ rebuilt by parsing ``input`` with the language named in the pool's ``manifest.js
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from symcomp._util import did_you_mean
 from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
+from symcomp.data.safe_paths import confined
 from symcomp.dbca.compounds import CompoundSpec, Dag
+from symcomp.dbca.extractors.base import FIELDS, available_extractors, get_extractor, text_of
 from symcomp.dbca.features import (
     DEFAULT_TOP_K,
     WEIGHTINGS,
@@ -27,6 +30,7 @@ from symcomp.dbca.features import (
     check_atom_frequency,
     dag_features,
     ngram_features,
+    set_features,
 )
 from symcomp.errors import DataError, SymcompError
 
@@ -34,7 +38,10 @@ if TYPE_CHECKING:
     from symcomp.core.language import Language
 
 LOG = logging.getLogger(__name__)
-COMPOUND_MODES = ("dag", "pairs", "ngrams")
+COMPOUND_MODES = ("auto", "dag", "pairs", "ngrams")  # or an extractor spec (tree:funql, ...)
+# record fields that are read again from the file, one line at a time, when features are
+# computed, instead of being held for every example (a stored DAG is ~30 times the rest)
+STREAMED_FIELDS = ("derivation", "syntax")
 TopK = int | None | Literal["auto"]
 
 
@@ -44,8 +51,11 @@ class FeatureOptions:
 
     Parameters
     ----------
-    compounds : {"dag", "pairs", "ngrams"}
-        DAG subgraphs (DBCA), parent-child pairs of the DAG (TMCD), or input n-grams.
+    compounds : {"auto", "dag", "pairs", "ngrams"} or an extractor spec
+        DAG subgraphs (DBCA), parent-child pairs of the DAG (TMCD), n-grams, or an extractor
+        (:mod:`symcomp.dbca.extractors`: ``tree:funql``, ``conllu``, ``grammar:FILE.lark``,
+        ``python:MODULE:FUNCTION``). ``auto``: the pool's own, i.e. the extractor an imported
+        pool's manifest names, else ``dag``.
     spec : CompoundSpec
         Subgraph bounds for ``dag``.
     weighting : {"dbca", "counts"}
@@ -58,21 +68,32 @@ class FeatureOptions:
     atom_frequency : {"example", "occurrence"}
         An atom counts once per example that holds it (default: as DBCA weighs a compound at
         most once per sample and NQG/TMCD count atom sets), or once per occurrence.
+    on : {"input", "output"} or None
+        The field n-grams and extractors read (None: the extractor's default).
+    extractor_options : tuple of (key, value) pairs
+        Options of the extractor (``relation_subtypes=false`` for ``conllu``).
     """
 
-    compounds: str = "dag"
+    compounds: str = "auto"
     spec: CompoundSpec = field(default_factory=CompoundSpec)
     weighting: str = "dbca"
     top_k: TopK = "auto"
     ngram: int = 2
     atom_frequency: str = "example"
+    on: str | None = None
+    extractor_options: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.compounds not in COMPOUND_MODES:
-            raise DataError(
-                f"unknown compound mode {self.compounds!r}; choose one of "
-                f"{', '.join(COMPOUND_MODES)}."
-            )
+            name = self.compounds.partition(":")[0]
+            known = available_extractors()
+            if name not in known or name == "ngrams":
+                raise DataError(
+                    f"unknown `compounds` {self.compounds!r}{did_you_mean(name, known)}; choose "
+                    f"one of {', '.join(COMPOUND_MODES)} or an extractor: {', '.join(known)}."
+                )
+        if self.on is not None and self.on not in FIELDS:
+            raise DataError(f"`on` must be one of {', '.join(FIELDS)}, got {self.on!r}.")
         if self.weighting not in WEIGHTINGS:
             raise DataError(
                 f"unknown weighting {self.weighting!r}; choose one of {', '.join(WEIGHTINGS)}."
@@ -108,10 +129,12 @@ class FeatureOptions:
             top_k=data.get("top_k", "auto"),
             ngram=int(data.get("ngram", 2)),
             atom_frequency=str(data.get("atom_frequency", "occurrence")),
+            on=None if data.get("on") is None else str(data["on"]),
+            extractor_options=_option_pairs(data.get("extractor_options") or {}),
         )
 
     def describe(self) -> dict[str, Any]:
-        return {
+        described = {
             "compounds": self.compounds,
             "spec": self.spec.describe(),
             "weighting": self.weighting,
@@ -119,19 +142,80 @@ class FeatureOptions:
             "ngram": self.ngram,
             "atom_frequency": self.atom_frequency,
         }
+        if self.on is not None:
+            described["on"] = self.on
+        if self.extractor_options:
+            described["extractor_options"] = dict(self.extractor_options)
+        return described
+
+    @property
+    def uses_extractor(self) -> bool:
+        """True when compounds come from an extractor (not the DAG or n-grams)."""
+        return self.compounds not in COMPOUND_MODES
+
+    def for_pool(self, manifest: Mapping[str, Any] | None, folder: Path) -> FeatureOptions:
+        """``auto`` resolved for a pool: the extractor its manifest names (an imported pool),
+        else ``dag``. A grammar recorded at import is the copy in the pool's folder; a
+        ``python:`` extractor is never run because a manifest names it (that would run code
+        named by a file), so it must be given again.
+
+        >>> FeatureOptions().for_pool({"language": "scan"}, Path(".")).compounds
+        'dag'
+        """
+        if self.compounds != "auto":
+            return self
+        recorded = (manifest or {}).get("extractor")
+        if not isinstance(recorded, Mapping):
+            return replace(self, compounds="dag")
+        name = str(recorded.get("name", ""))
+        if name.startswith("python:"):
+            raise DataError(
+                f"{folder / MANIFEST}: the pool's compounds come from {name}, which runs Python "
+                f"code; symcomp never runs code because a file names it. Name it yourself: "
+                f"`compounds` {name}."
+            )
+        if name.startswith("grammar:"):
+            file = confined(
+                folder, recorded.get("file"), what="grammar", source=str(folder / MANIFEST)
+            )
+            name = f"grammar:{file}"
+        on = recorded.get("on")
+        return replace(
+            self,
+            compounds=name,
+            on=self.on or (str(on) if on in FIELDS else None),
+            extractor_options=self.extractor_options
+            or _option_pairs(recorded.get("options") or {}),
+        )
+
+
+def _option_pairs(options: Any) -> tuple[tuple[str, str], ...]:
+    """Extractor options as sorted (key, text) pairs (booleans as ``true``/``false``).
+
+    >>> _option_pairs({"tokens": True, "start": "lf"})
+    (('start', 'lf'), ('tokens', 'true'))
+    """
+    if not isinstance(options, Mapping):
+        raise DataError(f"extractor options must be an object, got {options!r}.")
+    return tuple(
+        sorted(
+            (str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in options.items()
+        )
+    )
 
 
 def read_pool(
     pool: Path, *, derivations: bool = True
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The example records of a pool (folder or ``examples.jsonl``) and its manifest, if any;
-    ``derivations`` False leaves out each record's stored DAG (``derivation``)."""
+    ``derivations`` False leaves out each record's stored DAG (``derivation``) and syntax
+    (``syntax``, of an imported treebank): the fields :data:`STREAMED_FIELDS`."""
     path = examples_path(pool)
     lines = read_examples(pool)
     records = (
         list(lines)
         if derivations
-        else [{k: v for k, v in record.items() if k != "derivation"} for record in lines]
+        else [{k: v for k, v in r.items() if k not in STREAMED_FIELDS} for r in lines]
     )
     if not records:
         raise DataError(f"{path} holds no examples; a split needs a non-empty pool.")
@@ -193,13 +277,34 @@ def features_of_records(
     options: FeatureOptions,
     source: str = "pool",
 ) -> Features:
-    """Atom and compound features of pool records, as ``options`` say."""
+    """Atom and compound features of pool records, as ``options`` say (``auto`` resolved for
+    the pool whose ``examples.jsonl`` is ``source``)."""
+    options = options.for_pool(manifest, Path(source).parent)
+    extractor_description: dict[str, Any] = {}
     if options.compounds == "ngrams":
+        field = options.on or "input"
         features = ngram_features(
-            (str(r["input"]) for r in records),
+            (text_of(r, field, f"{source}:{n}") for n, r in enumerate(records, start=1)),
             options.ngram,
             atom_frequency=options.atom_frequency,
         )
+    elif options.uses_extractor:
+        extractor = get_extractor(options.compounds, options.on, dict(options.extractor_options))
+        extractor_description = {"extractor": extractor.describe()}
+        if extractor.dag is not None:
+            features = dag_features(
+                extracted(records, extractor.dag, source),
+                options.spec,
+                weighting=options.weighting,
+                top_k=options.kept,
+                atom_frequency=options.atom_frequency,
+            )
+        else:
+            assert extractor.sets is not None
+            options = replace(options, weighting="counts", top_k=None)
+            features = set_features(
+                extracted(records, extractor.sets, source), atom_frequency=options.atom_frequency
+            )
     else:
         spec = options.spec
         if options.compounds == "pairs":
@@ -218,8 +323,27 @@ def features_of_records(
         len(features.atom_names),
         len(features.compound_names),
     )
-    description = {**options.describe(), **features.description, "compounds": options.compounds}
+    description = {
+        **options.describe(),
+        **features.description,
+        **extractor_description,
+        "compounds": options.compounds,
+    }
     return features.with_description(description)
+
+
+T = TypeVar("T")
+
+
+def extracted(
+    records: Iterable[Mapping[str, Any]], extract: Callable[[Mapping[str, Any]], T], source: str
+) -> Iterator[T]:
+    """What ``extract`` makes of every record; a failure names the record's line."""
+    for number, record in enumerate(records, start=1):
+        try:
+            yield extract(record)
+        except SymcompError as error:
+            raise DataError(f"{source}:{number}: {error}") from None
 
 
 def pool_features(pool: Path, options: FeatureOptions | None = None) -> Features:

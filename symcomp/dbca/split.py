@@ -42,7 +42,7 @@ from symcomp.dbca.baselines import (
 )
 from symcomp.dbca.division import divide_within_bound, worst_atom_divergence
 from symcomp.dbca.features import Features
-from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, mcd_split
+from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, fixed_test_split, mcd_split
 from symcomp.dbca.measure import MEASURE_VERSION, compound_divergence_of, split_measures
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
@@ -74,9 +74,9 @@ class PoolData:
         takes about 30 times the memory of the rest of a line, so :attr:`features` reads the
         derivations again, one line at a time."""
         records, manifest = read_pool(pool, derivations=False)
-        return cls(
-            examples_path(pool), records, manifest, options or FeatureOptions(), pattern_abstraction
-        )
+        path = examples_path(pool)
+        chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
+        return cls(path, records, manifest, chosen, pattern_abstraction)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -90,7 +90,7 @@ class PoolData:
         return self._features
 
     def _records_with_derivations(self) -> Iterable[Mapping[str, Any]]:
-        if self.options.compounds == "ngrams" or not self.path.is_file():
+        if self.options.compounds == "ngrams" or not self.path.is_file():  # nothing streamed
             return self.records
         return _same_lines(read_examples(self.path), len(self.records), self.path)
 
@@ -359,3 +359,44 @@ def options_of(split: Split, override: FeatureOptions | None) -> FeatureOptions:
         except (SymcompError, TypeError, ValueError):
             LOG.warning("split meta has unusable feature options; using the defaults")
     return FeatureOptions()
+
+
+SWEEP_LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def sweep(
+    data: PoolData,
+    sizes: SplitSizes,
+    config: McdConfig,
+    seed: int,
+    levels: Sequence[float] = SWEEP_LEVELS,
+) -> dict[float, Split]:
+    """One test, several training sets: train sets of one size at D_C levels ``levels`` × the
+    reachable maximum, all against the same test and dev, under the same atom bound (GenBench's
+    low/high-divergence pairs, SLURPFOOD's comdiv sweeps).
+
+    The maximum is the MCD split of ``config`` (level 1 is that split itself); its test and
+    dev are kept, and every other level grows a new train from the rest of the pool with
+    :func:`symcomp.dbca.mcd.fixed_test_split` at target ``level × maximum``.
+    """
+    if not levels or any(not 0.0 <= level <= 1.0 for level in levels):
+        raise DataError(f"sweep levels must lie in [0, 1], got {list(levels)}.")
+    top = mcd(data, sizes, config, seed)
+    reachable = float(top.meta["compound_divergence"])
+    splits: dict[float, Split] = {}
+    for level in sorted(set(levels)):
+        if level == 1.0:
+            split = top
+        else:
+            search = replace(
+                config, target_dc=level * reachable, test_size=len(top.test), seeding="off"
+            )
+            result = fixed_test_split(data.features, search, top.test, seed, excluded=list(top.dev))
+            parts = Parts(result.train, list(top.dev), result.test)
+            parameters = {**search.describe(), "sizes": sizes.__dict__}
+            split = _finish(data, parts, "mcd_fixed_test", parameters, seed)
+            split = split.with_meta(target_met=_targets_met(data.features, parts, search))
+        splits[level] = split.with_meta(
+            sweep={"level": level, "reachable_dc": round(reachable, 4), "levels": list(levels)}
+        )
+    return splits

@@ -1,0 +1,472 @@
+"""Writing a pool from corpus files: ``symcomp import``.
+
+An imported pool is an ordinary pool folder (``examples.jsonl`` + ``manifest.json``) whose
+manifest names no language but records where the examples came from (each file with its
+sha256, format and part), what was done with duplicates and with rows the extractor could not
+read, and the pool's atom/compound extractor (:mod:`symcomp.dbca.extractors`). With parts
+(``train=...``, ``dev=...``, ``test=...``), each example records its part in ``meta.part`` and
+the dataset's own split is written as ``splits/published.json`` (a part with another name,
+such as COGS's ``gen``, as ``splits/published-gen.json``: its test is that part).
+
+Ids: the file's own (an ``id`` column or field; they must be unique), else
+``<part or file name>-<line>``. Duplicates (the same input and output) are counted and kept,
+or dropped (the later rows). Everything is assembled in a staging folder and moved into place
+at the end: an interrupted or failed import leaves the previous pool (or none).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from symcomp.data.artifacts import (
+    EXAMPLES,
+    MANIFEST,
+    file_record,
+    json_text,
+    manifest_kind,
+    move_into_place,
+    read_manifest,
+    staging_in,
+    write_json,
+    writing_into,
+)
+from symcomp.data.corpus.conllu import read_conllu
+from symcomp.data.corpus.hf import read_hf
+from symcomp.data.corpus.jsonl import JsonFields, read_jsonl
+from symcomp.data.corpus.rows import Row, column_spec
+from symcomp.data.corpus.tsv import TsvColumns, read_tsv
+from symcomp.data.generate import FORMAT
+from symcomp.data.safe_paths import check_name, confined
+from symcomp.data.splits import Split
+from symcomp.errors import DataError, SymcompError
+from symcomp.version import __version__
+
+FORMATS = ("tsv", "jsonl", "conllu", "hf")
+SUFFIXES = {".tsv": "tsv", ".txt": "tsv", ".jsonl": "jsonl", ".json": "jsonl", ".conllu": "conllu"}
+POLICIES = {"duplicates": ("keep", "drop"), "unreadable": ("refuse", "drop")}
+SPLITS = "splits"
+PUBLISHED = "published"
+SHOWN_FAILURES = 10  # rows listed in a message (all are counted)
+RowCheck = Callable[[Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How files are read and what is done with duplicates and unreadable rows.
+
+    Parameters
+    ----------
+    format : {"tsv", "jsonl", "conllu", "hf"} or None
+        None: from each file's suffix (a folder is a Hugging Face dataset).
+    input, output, id : str or None
+        TSV: a 1-based position or a header name (default 1, 2, none); JSONL and HF: field
+        names (default ``input``, ``output``, ``id``); CoNLL-U: ``output`` names a sentence
+        comment (``# translation = ...``) whose text becomes the output (default: none).
+    header : bool
+        TSV: the first line names the columns (implied when a column is given by name).
+    config : str or None
+        The configuration of a dataset folder with several.
+    duplicates : {"keep", "drop"}
+        Rows with the input and output of an earlier row: counted and kept, or dropped.
+    unreadable : {"refuse", "drop"}
+        Rows the extractor cannot read (a grammar that does not parse them): listed and the
+        import refused, or listed and left out.
+    """
+
+    format: str | None = None
+    input: str | None = None
+    output: str | None = None
+    id: str | None = None
+    header: bool = False
+    config: str | None = None
+    duplicates: str = "keep"
+    unreadable: str = "refuse"
+
+    def __post_init__(self) -> None:
+        if self.format is not None and self.format not in FORMATS:
+            raise DataError(f"unknown format {self.format!r}; choose one of {', '.join(FORMATS)}.")
+        for name, allowed in POLICIES.items():
+            if getattr(self, name) not in allowed:
+                raise DataError(f"`{name}` must be one of {', '.join(allowed)}.")
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "input": self.input,
+            "output": self.output,
+            "id": self.id,
+            "header": self.header,
+            "config": self.config,
+            "duplicates": self.duplicates,
+            "unreadable": self.unreadable,
+        }
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file (or dataset folder) to import, with the part it is (None: no parts)."""
+
+    path: Path
+    part: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Source:
+        """``NAME=FILE`` (a part) or ``FILE``.
+
+        >>> Source.parse("train=data/train.tsv")
+        Source(path=PosixPath('data/train.tsv'), part='train')
+        """
+        name, equals, path = text.partition("=")
+        if not equals:
+            return cls(Path(text))
+        check_name(name, what="part name", source=f"part {text}")
+        if not path:
+            raise DataError(f"part {text}: give a file after '=' (train=train.tsv).")
+        return cls(Path(path), name)
+
+
+@dataclass(frozen=True)
+class PoolExtractor:
+    """The extractor an import records and checks every row with (see the dbca layer)."""
+
+    description: Mapping[str, Any]
+    check: RowCheck
+    files: Mapping[str, bytes] = field(default_factory=dict)  # copied into the pool folder
+
+
+@dataclass
+class _Tally:
+    """What the import found, for the manifest and the message."""
+
+    rows: int = 0
+    duplicates: int = 0
+    dropped_duplicates: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    unreadable_count: int = 0
+    parts: dict[str, list[int]] = field(default_factory=dict)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+
+def format_of(source: Source, chosen: str | None) -> str:
+    """The format of a source: ``chosen``, else from its suffix (a folder: ``hf``)."""
+    if chosen is not None:
+        return chosen
+    if source.path.is_dir():
+        return "hf"
+    found = SUFFIXES.get(source.path.suffix.lower())
+    if found is None:
+        raise DataError(
+            f"{source.path}: cannot tell the format from the suffix {source.path.suffix!r}; "
+            f"give `format` ({', '.join(FORMATS)})."
+        )
+    return found
+
+
+def read_rows(source: Source, fmt: str, options: ImportOptions) -> Iterator[tuple[str | None, Row]]:
+    """(part, row) of every example of one source."""
+    path = source.path
+    if not path.exists():
+        raise DataError(f"{path}: no such file or folder.")
+    if fmt == "hf":
+        if not path.is_dir():
+            raise DataError(f"{path}: a Hugging Face dataset is a folder; give the folder.")
+        fields = JsonFields(
+            options.input or "input", options.output or "output", options.id or "id"
+        )
+        for part, row in read_hf(path, fields, options.config):
+            yield source.part or part, row
+        return
+    if path.is_dir():
+        raise DataError(f"{path} is a folder; give a {fmt} file (or `format` hf for a dataset).")
+    rows: Iterator[Row]
+    if fmt == "tsv":
+        columns = TsvColumns(
+            column_spec(options.input, 1),
+            column_spec(options.output, 2),
+            None if options.id is None else column_spec(options.id, 3),
+            options.header,
+        )
+        rows = read_tsv(path, columns)
+    elif fmt == "jsonl":
+        rows = read_jsonl(
+            path,
+            JsonFields(options.input or "input", options.output or "output", options.id or "id"),
+        )
+    else:
+        rows = read_conllu_rows(path, options.output)
+    for row in rows:
+        yield source.part, row
+
+
+def read_conllu_rows(path: Path, output: str | None) -> Iterator[Row]:
+    """Rows of a CoNLL-U file: input = the sentence's text, its syntax kept, output = the
+    comment ``output`` names (empty when none is named)."""
+    for record in read_conllu(path):
+        meta = dict(record.get("meta", {}))
+        if output is not None and output not in meta:
+            raise DataError(
+                f"{path}:{record['line']}: the sentence has no comment '# {output} = ...' to "
+                f"take its output from; choose another `output` or leave it out."
+            )
+        text = "" if output is None else str(meta.pop(output))
+        yield Row(
+            str(record["input"]),
+            text,
+            str(path),
+            int(record["line"]),
+            str(record["id"]),
+            meta,
+            {"syntax": record["syntax"]},
+        )
+
+
+def import_corpus(
+    sources: Sequence[Source],
+    out: Path,
+    options: ImportOptions | None = None,
+    *,
+    extractor: PoolExtractor | None = None,
+    overwrite: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Write the pool of ``sources`` into ``out`` (see the module); return its manifest.
+
+    Raises
+    ------
+    DataError
+        For unreadable or malformed files (naming file and line), repeated ids, no examples,
+        and rows the extractor cannot read (unless dropped).
+    OutputError
+        When ``out`` cannot be written (see :func:`symcomp.data.artifacts.writing_into`).
+    """
+    options = options or ImportOptions()
+    _check_sources(sources)
+    formats = [format_of(source, options.format) for source in sources]
+    names = (EXAMPLES, MANIFEST, SPLITS, *(extractor.files if extractor else ()))
+    with writing_into(out, overwrite=overwrite, names=names, kind="pool"):
+        replaced = previous_pool_files(out)
+        with staging_in(out) as work:
+            tally = _Tally()
+            with (work / EXAMPLES).open("w", encoding="utf-8") as handle:
+                _write_examples(sources, formats, options, extractor, handle, tally, progress)
+            _check_tally(tally, sources, extractor, options)
+            manifest = _manifest(work, out, options, extractor, tally)
+            move_into_place(work, out, replaced)
+    return manifest
+
+
+def _check_sources(sources: Sequence[Source]) -> None:
+    if not sources:
+        raise DataError("nothing to import: give a file, or parts (train=train.tsv ...).")
+    parted = {source.part is not None for source in sources}
+    if len(parted) > 1:
+        raise DataError("give either files or parts (NAME=FILE), not both.")
+    seen: set[str] = set()
+    for source in sources:
+        if source.part is not None and source.part in seen:
+            raise DataError(f"part {source.part!r} is given twice; one file per part.")
+        seen.add(source.part or "")
+
+
+def _write_examples(
+    sources: Sequence[Source],
+    formats: Sequence[str],
+    options: ImportOptions,
+    extractor: PoolExtractor | None,
+    handle: IO[str],
+    tally: _Tally,
+    progress: Callable[[int], None] | None,
+) -> None:
+    ids: dict[str, str] = {}
+    pairs: set[bytes] = set()
+    for source, fmt in zip(sources, formats, strict=True):
+        count = 0
+        for part, row in read_rows(source, fmt, options):
+            count += 1
+            record = _record(row, part, source, ids)
+            if _duplicate(row, pairs, tally, options):
+                continue
+            if extractor is not None and not _readable(record, row, extractor, tally, options):
+                continue
+            handle.write(json_text(record, row.where, ensure_ascii=False, separators=(",", ":")))
+            handle.write("\n")
+            tally.parts.setdefault(part or "", []).append(tally.rows)
+            tally.rows += 1
+            if progress is not None and tally.rows % 1000 == 0:
+                progress(1000)
+        if not count:
+            raise DataError(f"{source.path}: holds no examples; an imported file needs rows.")
+        tally.sources.append(_source_record(source, fmt, count))
+
+
+def _record(row: Row, part: str | None, source: Source, ids: dict[str, str]) -> dict[str, Any]:
+    example_id = row.id if row.id is not None else f"{part or source.path.stem}-{row.line}"
+    if example_id in ids:
+        given = "the file's" if row.id is not None else "generated"
+        raise DataError(
+            f"{row.where}: id {example_id!r} ({given}) was already used at {ids[example_id]}; "
+            f"ids must be unique (choose another id column, or none to number the rows)."
+        )
+    ids[example_id] = row.where
+    return row.record(example_id, part)
+
+
+def _duplicate(row: Row, pairs: set[bytes], tally: _Tally, options: ImportOptions) -> bool:
+    """Count a row whose input and output were seen; True when it is to be dropped."""
+    key = hashlib.blake2b(f"{row.input}\0{row.output}".encode(), digest_size=16).digest()
+    if key not in pairs:
+        pairs.add(key)
+        return False
+    tally.duplicates += 1
+    if options.duplicates == "drop":
+        tally.dropped_duplicates += 1
+        return True
+    return False
+
+
+def _readable(
+    record: Mapping[str, Any],
+    row: Row,
+    extractor: PoolExtractor,
+    tally: _Tally,
+    options: ImportOptions,
+) -> bool:
+    try:
+        extractor.check(record)
+    except SymcompError as error:
+        tally.unreadable_count += 1
+        if len(tally.unreadable) < SHOWN_FAILURES:
+            tally.unreadable.append(f"{row.where}: {error}")
+        return False
+    return True
+
+
+def _check_tally(
+    tally: _Tally,
+    sources: Sequence[Source],
+    extractor: PoolExtractor | None,
+    options: ImportOptions,
+) -> None:
+    if not tally.unreadable_count:
+        return
+    name = extractor.description.get("name") if extractor else "the extractor"
+    listed = "\n".join(tally.unreadable)
+    more = tally.unreadable_count - len(tally.unreadable)
+    listed += f"\n... and {more:,} more" if more else ""
+    if not tally.rows:
+        raise DataError(
+            f"{name} reads none of the {tally.unreadable_count:,} rows (is it the right grammar "
+            f"or extractor, reading the right field with `on`?):\n{listed}"
+        )
+    if options.unreadable == "refuse":
+        raise DataError(
+            f"{name} cannot read {tally.unreadable_count:,} of "
+            f"{tally.rows + tally.unreadable_count:,} rows; nothing was written. Fix them, or "
+            f"leave them out with `unreadable` drop:\n{listed}"
+        )
+
+
+def _source_record(source: Source, fmt: str, rows: int) -> dict[str, Any]:
+    record: dict[str, Any] = {"path": str(source.path), "format": fmt, "rows": rows}
+    if source.part is not None:
+        record["part"] = source.part
+    if source.path.is_file():
+        record.update(file_record(source.path))
+    else:
+        record["files"] = {
+            path.relative_to(source.path).as_posix(): file_record(path)["sha256"]
+            for path in sorted(source.path.rglob("*"))
+            if path.is_file()
+        }
+    return record
+
+
+def _manifest(
+    work: Path,
+    out: Path,
+    options: ImportOptions,
+    extractor: PoolExtractor | None,
+    tally: _Tally,
+) -> dict[str, Any]:
+    files: dict[str, Any] = {EXAMPLES: file_record(work / EXAMPLES)}
+    for name, data in (extractor.files if extractor else {}).items():
+        (work / name).write_bytes(data)
+        files[name] = file_record(work / name)
+    parts = {name: indices for name, indices in tally.parts.items() if name}
+    for name, split in published_splits(parts, files[EXAMPLES]["sha256"], out).items():
+        path = work / SPLITS / f"{name}.json"
+        path.parent.mkdir(exist_ok=True)
+        write_json(path, split.to_json())
+        files[f"{SPLITS}/{name}.json"] = file_record(path)
+    manifest = {
+        "format": FORMAT,
+        "symcomp_version": __version__,
+        "language": None,
+        "imported": {
+            "sources": tally.sources,
+            "options": options.describe(),
+            "rows": tally.rows,
+            "parts": {name: len(indices) for name, indices in parts.items()},
+            "duplicates": {
+                "rows": tally.duplicates,
+                "dropped": tally.dropped_duplicates,
+                "policy": options.duplicates,
+            },
+            "unreadable": {"rows": tally.unreadable_count, "shown": tally.unreadable},
+        },
+        "extractor": dict(extractor.description) if extractor else None,
+        "files": files,
+    }
+    write_json(work / MANIFEST, manifest)
+    return manifest
+
+
+def published_splits(
+    parts: Mapping[str, Sequence[int]], pool_sha256: str, folder: Path
+) -> dict[str, Split]:
+    """The dataset's own splits by part: ``published`` (train, dev, test) and, for each other
+    part X, ``published-X`` (its test is X). None without a train part.
+
+    >>> sorted(published_splits({"train": [0], "test": [1], "gen": [2]}, "0" * 64, Path(".")))
+    ['published', 'published-gen']
+    """
+    if "train" not in parts:
+        return {}
+    dev = tuple(parts.get("dev", ()))
+    meta = {
+        "method": PUBLISHED,
+        "pool": {"path": str(folder / EXAMPLES), "sha256": pool_sha256},
+        "symcomp_version": __version__,
+    }
+    splits: dict[str, Split] = {}
+    if "test" in parts:
+        splits[PUBLISHED] = Split.of(
+            parts["train"], dev, parts["test"], {**meta, "test_part": "test"}
+        )
+    for name, indices in parts.items():
+        if name not in ("train", "dev", "test"):
+            splits[f"{PUBLISHED}-{name}"] = Split.of(
+                parts["train"], dev, indices, {**meta, "test_part": name}
+            )
+    return splits
+
+
+def previous_pool_files(out: Path) -> list[str]:
+    """The files of the pool already in ``out`` (its manifest and what it lists)."""
+    try:
+        manifest = read_manifest(out)
+    except DataError:
+        return []
+    if manifest_kind(manifest) != "pool":
+        return []
+    listed = manifest.get("files")
+    found = [MANIFEST]
+    for name in listed if isinstance(listed, Mapping) else ():
+        with contextlib.suppress(DataError):  # a name outside the folder is not ours to move
+            path = confined(out, name, what="file", source=str(out / MANIFEST))
+            found.append(path.relative_to(out).as_posix())
+    return found
