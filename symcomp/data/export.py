@@ -492,7 +492,7 @@ def _card(
     target: Path,
 ) -> str:
     header = source.header
-    language = header.get("language")
+    language = header.get("language") or "imported"
     about = {
         key: header.get(key)
         for key in ("language", "grammar_version", "grammar_sha256", "seed", "symcomp_version")
@@ -593,7 +593,7 @@ def _write_genbench(
     step: Callable[[int], None],
     final: Path,
 ) -> list[Path]:
-    language = source.header.get("language")
+    language = source.header.get("language") or "imported"
     files: list[Path] = []
     single = len(source.configs) == 1
     for config in source.configs:

@@ -94,7 +94,7 @@ def evaluate_suite(
     executor: the same card either way); ``progress`` is told the name of each test scored
     in this process before it is scored."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
-    language = get_language(folder.language)
+    language = _language(folder)
     chosen = list(tests) if tests else list(folder.tests)
     for name in chosen:
         folder.entry(name)  # an unknown name is an error before any work
@@ -113,7 +113,7 @@ def evaluate_suite(
     return {
         "suite": str(folder.root),
         "source": source.name,
-        "language": language.name,
+        "language": language.name if language is not None else None,
         "tests": results,
     }
 
@@ -122,11 +122,18 @@ def score_test(unit: tuple[Path, str, PredictionSource]) -> dict[str, Any]:
     """One test's result: a unit of work that runs anywhere the suite is readable."""
     root, name, source = unit
     folder = Suite.read(root)
-    return _TestScorer(folder, name, get_language(folder.language), source).score()
+    return _TestScorer(folder, name, _language(folder), source).score()
+
+
+def _language(folder: Suite) -> Language | None:
+    """The suite's language (None for a suite over an imported pool)."""
+    return get_language(folder.language) if folder.language is not None else None
 
 
 class _TestScorer:
-    def __init__(self, suite: Suite, name: str, language: Language, source: PredictionSource):
+    def __init__(
+        self, suite: Suite, name: str, language: Language | None, source: PredictionSource
+    ):
         self.suite = suite
         self.name = name
         self.entry = suite.entry(name)
@@ -188,7 +195,7 @@ class _TestScorer:
     def functions_of(self, record: Mapping[str, Any]) -> list[str]:
         if "function" in record.get("meta", {}):
             return [str(record["meta"]["function"])]
-        names = self.language.functions or frozenset()
+        names = (self.language.functions if self.language else None) or frozenset()
         return [token for token in str(record["input"]).split() if token in names]
 
     # -- kinds -----------------------------------------------------------------------------
@@ -240,6 +247,9 @@ class _TestScorer:
         return report
 
     def localism(self) -> dict[str, Any]:
+        if self.language is None:  # localism tests come with a language's suite only
+            raise DataError(f"test {self.name}: localism needs the suite's language; it has none.")
+        language = self.language
         report: dict[str, Any] = {"n": len(self.test), "accuracy": None}
         if self.has_predictions:
             report = self.accuracy()
@@ -250,8 +260,7 @@ class _TestScorer:
             if self.source.trace is not None:
                 gold = {" ".join(r.source.split()): r.target for r in records}
                 targets = [
-                    gold.get(t.source) or self.language.interpret(t.source)
-                    for t in self.source.trace
+                    gold.get(t.source) or language.interpret(t.source) for t in self.source.trace
                 ]
                 depths = {
                     " ".join(str(r["input"]).split()): int(r["meta"]["depth"])

@@ -30,6 +30,7 @@ from typing import Any
 import torch
 
 from symcomp._util import Record
+from symcomp.core.language import Language
 from symcomp.data.artifacts import atomic_writer, read_json, write_json
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.data.safe_paths import check_name, confined
@@ -91,17 +92,28 @@ def vocabularies(
     return {"source": source.to_json(), "labels": list(labels.names), "pairs": pairs}
 
 
-def make_task(config: RunConfig, vocab: dict[str, Any], language: str) -> Task:
+def make_task(config: RunConfig, vocab: dict[str, Any], language: str | None) -> Task:
     """The task (model + vocabularies) of a configuration, initialised from its seed."""
     parse = None
     if config.spec.inputs == "trees":
-        from symcomp.core.registry import get_language
-
-        parse = tree_parser(get_language(language), config)
+        parse = tree_parser(_tree_language(language, config), config)
     with seeded(config.train.seed):
         task = build_task(config, vocab, parse)
     task.seed = config.train.seed
     return task
+
+
+def _tree_language(language: str | None, config: RunConfig) -> Language:
+    """The language whose parser gives a tree model its input trees."""
+    from symcomp.core.registry import get_language
+
+    if language is None:
+        raise DataError(
+            f"{config.model} reads parse trees of its inputs, and this suite is over an "
+            f"imported pool with no language to parse them; train a sequence model (lstms2s, "
+            f"transformer) or give the pool a language."
+        )
+    return get_language(language)
 
 
 def train_run(
@@ -125,9 +137,7 @@ def train_run(
         _check_resumable(out, config, data)
     parse = None
     if config.spec.inputs == "trees":
-        from symcomp.core.registry import get_language
-
-        parse = tree_parser(get_language(data.language), config)
+        parse = tree_parser(_tree_language(data.language, config), config)
     if resume:
         vocab = _read_json(out / "vocab.json")
     else:
@@ -393,7 +403,8 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     data = run_config(path)
     try:
         config = RunConfig.from_json(data)
-        language = str(data["data"]["language"])
+        named = data["data"]["language"]
+        language = None if named is None else str(named)
     except (KeyError, TypeError, ValueError) as error:
         raise DataError(
             f"{path / 'config.json'}: not a run configuration symcomp can read ({error}); "

@@ -56,9 +56,9 @@ def suite_from_splits(
     Raises
     ------
     DataError
-        When the pool has no manifest naming its language, a split does not fit the pool (out
-        of range, or made for a pool with another sha256), a test name is not a plain name, or
-        a split has an empty part to train or test on.
+        When the pool's manifest names neither a language nor imported files, a split does
+        not fit the pool (out of range, or made for a pool with another sha256), a test name
+        is not a plain name, or a split has an empty part to train or test on.
     """
     if kind not in KINDS:
         raise DataError(f"`kind` {kind!r}: choose one of {', '.join(KINDS)}.")
@@ -67,8 +67,12 @@ def suite_from_splits(
     source = examples_path(pool)
     manifest = read_manifest(source.parent)
     language = manifest.get("language")
-    if not isinstance(language, str):
-        raise DataError(f"{source.parent}: the pool's manifest names no language.")
+    imported = isinstance(manifest.get("imported"), Mapping)  # `symcomp import`: no language
+    if not isinstance(language, str) and not imported:
+        raise DataError(
+            f"{source.parent}: the pool's manifest names no language (nor the files it was "
+            f"imported from); use a pool written by `symcomp generate` or `symcomp import`."
+        )
     records = list(read_examples(source))
     digest = file_record(source)["sha256"]
     for name, given in splits.items():
@@ -100,7 +104,8 @@ def suite_from_splits(
             "seed": manifest.get("seed"),
             "parameters": {"pool": str(source), "pool_sha256": digest, "kind": kind},
         }
-        return writer.finish(header, f"{language} splits", _INTRODUCTION)
+        title = f"{language} splits" if language else f"splits of the imported pool {source.parent}"
+        return writer.finish(header, title, _INTRODUCTION)
 
 
 _INTRODUCTION = (

@@ -40,7 +40,7 @@ class SuiteTest:
     name: str
     kind: str
     entry: TestEntry
-    language: str
+    language: str | None  # None: a suite over an imported pool (no grammar)
     digest: str  # sha256 of the split file and the pool: the test as a whole
     training_digest: str  # sha256 of the pool, train and dev parts: what a model trained on
     split: Split
@@ -60,8 +60,11 @@ class Suite:
         tests = manifest.get("tests")
         if not isinstance(tests, Mapping):
             raise DataError(f"{root} is not a suite folder (its {MANIFEST} lists no tests).")
-        if not isinstance(manifest.get("language"), str):
-            raise DataError(f"{source}: 'language' must be a language name.")
+        language = manifest.get("language")
+        if not isinstance(language, str) and language is not None:
+            raise DataError(
+                f"{source}: 'language' must be a language name (or null for imported data)."
+            )
         self.tests = {name: TestEntry.from_json(name, e, source) for name, e in tests.items()}
         files = manifest.get("files", {})
         self._files: Mapping[str, Any] = files if isinstance(files, Mapping) else {}
@@ -86,8 +89,10 @@ class Suite:
             return False
 
     @property
-    def language(self) -> str:
-        return str(self.manifest["language"])
+    def language(self) -> str | None:
+        """The language of the suite's pool (None: an imported pool, which has none)."""
+        language = self.manifest["language"]
+        return None if language is None else str(language)
 
     def entry(self, name: str) -> TestEntry:
         """The manifest entry of test ``name``."""
