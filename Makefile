@@ -37,6 +37,17 @@ demo: $(STAMP)
 	@echo "== the MCD split for Hugging Face datasets (a DatasetDict folder with a dataset card) and GenBench"
 	$(BIN)/symcomp export $(DEMO)/scan --split $(DEMO)/scan/mcd.json --format hf --out $(DEMO)/scan-hf --overwrite
 	$(BIN)/symcomp export $(DEMO)/scan-mcd --format genbench --out $(DEMO)/scan-genbench --overwrite
+	@echo "== Your own data: a COGS-style TSV (sentence -> logical form; parts train, dev, test, gen) and a CoNLL-U treebank, written by symcomp itself"
+	$(BIN)/python -c "from pathlib import Path; from symcomp.data.corpus.samples import write_samples; write_samples(Path('$(DEMO)/own'))"
+	$(BIN)/symcomp import --part train=$(DEMO)/own/train.tsv --part dev=$(DEMO)/own/dev.tsv --part test=$(DEMO)/own/test.tsv --part gen=$(DEMO)/own/gen.tsv --compounds grammar:$(DEMO)/own/lf.lark --on output --extractor-option tokens=true --out $(DEMO)/own/cogs --overwrite
+	@echo "== the dataset's own splits measured: test (like train) and gen (proper names as subjects of transitive verbs, never in train)"
+	$(BIN)/symcomp divergence $(DEMO)/own/cogs $(DEMO)/own/cogs/splits/published.json
+	$(BIN)/symcomp divergence $(DEMO)/own/cogs $(DEMO)/own/cogs/splits/published-gen.json
+	@echo "== one test drawn once, five training sets of one size from D_C 0 to the reachable maximum"
+	$(BIN)/symcomp split sweep $(DEMO)/own/cogs --dev-frac 0.05 --seed 0 --rounds 2 --out $(DEMO)/own/cogs-sweep --overwrite
+	@echo "== the treebank: atoms = lemmas and relations, compounds = (head lemma, relation, dependent lemma)"
+	$(BIN)/symcomp import $(DEMO)/own/corpus.conllu --out $(DEMO)/own/treebank --overwrite
+	$(BIN)/symcomp split dbca $(DEMO)/own/treebank --seed 0 --rounds 2 --out $(DEMO)/own/treebank-mcd.json --overwrite
 	@echo "== PCFG-LET: 2,000 list-edit programs"
 	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
 	$(BIN)/symcomp stats $(DEMO)/pcfg-let

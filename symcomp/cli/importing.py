@@ -66,14 +66,14 @@ def option_pairs(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="The pool folder.")
 @click.option(
     "--format",
-    "fmt",
+    "format",
     type=click.Choice(["tsv", "jsonl", "conllu", "hf"]),
     default=None,
     help="Default: from the suffix (.tsv .jsonl .conllu; a folder is a Hugging Face dataset).",
 )
 @click.option(
     "--input",
-    "input_",
+    "input",
     default=None,
     help="TSV column (1-based position or header name) or JSONL/HF field of the input [1 / input].",
 )
@@ -83,7 +83,7 @@ def option_pairs(values: tuple[str, ...]) -> dict[str, str]:
     help="TSV column or JSONL/HF field of the output [2 / output]; "
     "CoNLL-U: the sentence comment holding it (none by default).",
 )
-@click.option("--id", "id_", default=None, help="Column or field of the example ids [none / id].")
+@click.option("--id", "id", default=None, help="Column or field of the example ids [none / id].")
 @click.option("--header", is_flag=True, help="TSV: the first line names the columns.")
 @click.option("--config", default=None, help="Hugging Face folder: the configuration to read.")
 @click.option(
@@ -116,10 +116,10 @@ def import_command(ctx: click.Context, /, files: tuple[Path, ...], **values: Any
     if not sources:
         raise UserError("nothing to import: give a file, or --part NAME=FILE for each part.")
     options = ImportOptions(
-        values["fmt"],
-        values["input_"],
+        values["format"],
+        values["input"],
         values["output"],
-        values["id_"],
+        values["id"],
         values["header"],
         values["config"],
         values["duplicates"],

@@ -4,7 +4,7 @@
 weights or raw counts) as rows of two :class:`SparseRows` matrices, with the names of the atoms
 and compounds. Split search and divergence measurement work only on these.
 
-Three ways to get compounds:
+Four ways to get compounds:
 
 ``dag`` (default)
     Connected subgraphs of each example's rule-application DAG
@@ -15,6 +15,9 @@ Three ways to get compounds:
 ``ngrams``
     For data without a grammar: atoms are input tokens, compounds the distinct n-grams of an
     input (the NQG test vectors use unigrams and bigram sets).
+extractors
+    Atoms and compounds an extractor lists per example (:mod:`symcomp.dbca.extractors`:
+    TMCD trees, dependency triples, a user's function), counted by :func:`set_features`.
 
 >>> features = ngram_features(["jump twice", "walk twice"], n=2)
 >>> features.compound_names, features.atom_names

@@ -373,30 +373,37 @@ def sweep(
 ) -> dict[float, Split]:
     """One test, several training sets: train sets of one size at D_C levels ``levels`` × the
     reachable maximum, all against the same test and dev, under the same atom bound (GenBench's
-    low/high-divergence pairs, SLURPFOOD's comdiv sweeps).
+    low/high-divergence pairs; SLURPFOOD draws the test once, then grows training sets to
+    comdiv 0 and 1).
 
-    The maximum is the MCD split of ``config`` (level 1 is that split itself); its test and
-    dev are kept, and every other level grows a new train from the rest of the pool with
-    :func:`symcomp.dbca.mcd.fixed_test_split` at target ``level × maximum``.
+    Test and dev are drawn once at random (seeded), so that both ends of the range can be
+    reached; the maximum is the train of highest D_C grown against them
+    (:func:`symcomp.dbca.mcd.fixed_test_split`, target "max"), and every other level grows a
+    train at target ``level × maximum``. A level below the lowest D_C any train reaches against
+    this test gets that lowest value (its meta says whether the target was met).
     """
     if not levels or any(not 0.0 <= level <= 1.0 for level in levels):
         raise DataError(f"sweep levels must lie in [0, 1], got {list(levels)}.")
-    top = mcd(data, sizes, config, seed)
-    reachable = float(top.meta["compound_divergence"])
-    splits: dict[float, Split] = {}
-    for level in sorted(set(levels)):
-        if level == 1.0:
-            split = top
-        else:
-            search = replace(
-                config, target_dc=level * reachable, test_size=len(top.test), seeding="off"
-            )
-            result = fixed_test_split(data.features, search, top.test, seed, excluded=list(top.dev))
-            parts = Parts(result.train, list(top.dev), result.test)
-            parameters = {**search.describe(), "sizes": sizes.__dict__}
-            split = _finish(data, parts, "mcd_fixed_test", parameters, seed)
-            split = split.with_meta(target_met=_targets_met(data.features, parts, search))
-        splits[level] = split.with_meta(
-            sweep={"level": level, "reachable_dc": round(reachable, 4), "levels": list(levels)}
+    drawn = random_parts(len(data), sizes, seed)
+    search = replace(config, test_size=len(drawn.test), seeding="off")
+    grown: dict[float, Split] = {}
+    reachable = 0.0
+    for level in [1.0, *sorted(set(levels) - {1.0}, reverse=True)]:
+        target = None if level == 1.0 else level * reachable
+        found = fixed_test_split(
+            data.features,
+            replace(search, target_dc=target),
+            drawn.test,
+            seed,
+            excluded=drawn.dev,
         )
-    return splits
+        if level == 1.0:
+            reachable = found.compound_divergence
+        parts = Parts(found.train, list(drawn.dev), found.test)
+        parameters = {**replace(search, target_dc=target).describe(), "sizes": sizes.__dict__}
+        split = _finish(data, parts, "mcd_fixed_test", parameters, seed)
+        grown[level] = split.with_meta(
+            target_met=_targets_met(data.features, parts, replace(search, target_dc=target)),
+            sweep={"level": level, "reachable_dc": round(reachable, 4), "levels": list(levels)},
+        )
+    return {level: grown[level] for level in sorted(set(levels))}

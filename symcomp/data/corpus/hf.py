@@ -16,6 +16,8 @@ text (as symcomp exports it) is decoded back into an object.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -102,21 +104,26 @@ def _with_datasets(
             f"{folder} is not in symcomp's JSON-lines layout (data/**/*.jsonl); reading other "
             f"dataset folders needs the `datasets` package: pip install 'symcomp[hf]'."
         ) from None
+    datasets.disable_progress_bars()  # symcomp reports progress itself
+    # datasets caches what it converts; a private cache is removed once the rows are read
+    cache = tempfile.mkdtemp(prefix="symcomp-hf-")
     try:
-        if (folder / "dataset_dict.json").is_file():
-            loaded = datasets.load_from_disk(str(folder))
-        else:
-            loaded = datasets.load_dataset(str(folder), name=config)
-    except Exception as error:  # datasets raises many kinds; all mean "not a dataset folder"
-        raise DataError(
-            f"{folder}: not a dataset folder `datasets` can read ({type(error).__name__}: {error})."
-        ) from None
-    if not isinstance(loaded, Mapping):
-        loaded = {"train": loaded}
-    for split, dataset in loaded.items():
-        source = folder / str(split)
-        for number, record in enumerate(dataset, start=1):
-            yield (
-                part_name(str(split)),
-                record_row(_decoded_meta(dict(record)), fields, source, number),
-            )
+        try:
+            if (folder / "dataset_dict.json").is_file():
+                loaded = datasets.load_from_disk(str(folder))
+            else:
+                loaded = datasets.load_dataset(str(folder), name=config, cache_dir=cache)
+        except Exception as error:  # datasets raises many kinds: all mean "not readable here"
+            raise DataError(
+                f"{folder}: not a dataset folder `datasets` can read ({type(error).__name__}: "
+                f"{error})."
+            ) from None
+        if not isinstance(loaded, Mapping):
+            loaded = {"train": loaded}
+        for split, dataset in loaded.items():
+            source = folder / str(split)
+            for number, record in enumerate(dataset, start=1):
+                row = record_row(_decoded_meta(dict(record)), fields, source, number)
+                yield part_name(str(split)), row
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)

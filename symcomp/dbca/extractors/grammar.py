@@ -27,17 +27,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from lark import Lark, Tree
+from lark.exceptions import LarkError, UnexpectedInput
+
 from symcomp.core.derivation import tree_to_node_link
-from symcomp.core.grammar import Grammar
 from symcomp.dbca.compounds import Dag
 from symcomp.dbca.extractors.base import Extractor, boolean_option, no_options, text_of
-from symcomp.errors import DataError, SymcompError
+from symcomp.errors import DataError
 
 VERSION = 1
 
 
-def read_grammar(path: Path, start: str) -> tuple[Grammar, str]:
-    """The compiled grammar of a ``.lark`` file and the file's sha256."""
+def read_grammar(path: Path, start: str) -> tuple[Lark, str]:
+    """The compiled parser of a ``.lark`` file (LALR, else Earley, with the options symcomp's
+    own grammars use) and the file's sha256."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -51,13 +54,31 @@ def read_grammar(path: Path, start: str) -> tuple[Grammar, str]:
         raise DataError(
             f"grammar {path}: byte {error.start} is not UTF-8; save the grammar as UTF-8."
         ) from None
+    options: dict[str, Any] = {"start": start, "maybe_placeholders": False}
     try:
-        grammar = Grammar.from_text(
-            text, {"language": {"version": "1", "start": start}}, name=path.name, source=str(path)
-        )
-    except SymcompError as error:
-        raise DataError(f"grammar {path} cannot be used: {error}") from None
-    return grammar, hashlib.sha256(data).hexdigest()
+        return Lark(text, parser="lalr", **options), hashlib.sha256(data).hexdigest()
+    except LarkError:
+        pass  # not LALR(1): Earley parses any context-free grammar
+    try:
+        return Lark(text, parser="earley", **options), hashlib.sha256(data).hexdigest()
+    except LarkError as error:
+        raise DataError(f"grammar {path}: Lark cannot compile it: {error}".strip()) from None
+
+
+def parse(parser: Lark, text: str, source: str) -> Tree[Any]:
+    """The parse tree of ``text``; a text the grammar does not parse is a :class:`DataError`
+    showing the place with a caret (as lark's own messages do)."""
+    try:
+        return parser.parse(text)
+    except UnexpectedInput as error:
+        line = text.splitlines()[error.line - 1] if text and error.line > 0 else text
+        column = error.column if error.line > 0 and error.column > 0 else len(line) + 1
+        expected = sorted(str(name) for name in (getattr(error, "expected", None) or ()))
+        hint = f"\n    expected one of: {', '.join(expected[:12])}" if expected else ""
+        raise DataError(
+            f"not parsed by {source} at column {column}:\n    {line}\n    "
+            f"{' ' * (column - 1)}^{hint}"
+        ) from None
 
 
 def labelled(data: Mapping[str, Any], tokens: bool) -> dict[str, Any]:
@@ -80,11 +101,12 @@ def build(argument: str | None, on: str | None, options: Mapping[str, str]) -> E
         )
     start = str(options.get("start", "start"))
     tokens = boolean_option("grammar", options, "tokens", False)
-    grammar, sha256 = read_grammar(Path(argument), start)
+    parser, sha256 = read_grammar(Path(argument), start)
     field = on or "input"
+    source = Path(argument).name
 
     def dag(record: Mapping[str, Any]) -> Dag:
-        tree = grammar.parse(text_of(record, field))
+        tree = parse(parser, text_of(record, field), source)
         return Dag.from_node_link(labelled(tree_to_node_link(tree), tokens))
 
     return Extractor(
