@@ -126,7 +126,7 @@ def test_formula_printers():
 
 
 def test_unknown_prover_and_missing_binary_are_user_errors(tmp_path):
-    with pytest.raises(SymcompError, match=r"unknown prover 'z4'; provers: z3, eprover"):
+    with pytest.raises(SymcompError, match=r"unknown prover 'z4'; provers: portfolio, z3, eprover"):
         make_prover("z4")
     with pytest.raises(SymcompError, match="`timeout_ms` must be at least 1 ms"):
         make_prover("z3", timeout_ms=0)

@@ -77,7 +77,7 @@ def test_label_vocabularies():
 def test_languages_choose_their_checker():
     monotonicity = checker_for(symcomp.get_language("monotonicity"), VerifyOptions())
     assert monotonicity.columns == ("premise", "hypothesis", "label")
-    assert "z3 prover" in monotonicity.name
+    assert "portfolio prover" in monotonicity.name
     scan = checker_for(symcomp.get_language("scan"), VerifyOptions())
     assert isinstance(scan, RecomputeChecker)
     check = scan.check(Row(3, {"input": "walk"}))

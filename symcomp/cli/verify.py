@@ -42,14 +42,22 @@ from symcomp.logic.prover import DEFAULT_RLIMIT
 )
 @click.option(
     "--prover",
-    type=click.Choice(["z3", "eprover"]),
-    default="z3",
+    type=click.Choice(["portfolio", "z3", "eprover"]),
+    default="portfolio",
     show_default=True,
-    help="Prover deciding NLI labels.",
+    help="Prover deciding NLI labels: portfolio (z3, finite countermodels, then E; every "
+    "verdict with its proof or countermodel), or one prover alone for comparisons.",
+)
+@click.option(
+    "--explain",
+    metavar="ID",
+    default=None,
+    help="Print one row's verdict and certificate (its id, or its line number): the unsat "
+    "core of a proof, or the finite world that shows a non-entailment.",
 )
 @click.option(
     "--cross-check",
-    type=click.Choice(["eprover", "z3"]),
+    type=click.Choice(["eprover", "z3", "portfolio"]),
     help="A second prover that re-decides --sample rows; any difference is reported.",
 )
 @click.option(
@@ -114,6 +122,7 @@ def verify(
     fmt: str | None,
     labels: str,
     prover: str,
+    explain: str | None,
     cross_check: str | None,
     sample: int,
     seed: int,
@@ -155,13 +164,38 @@ def verify(
     workers = jobs_from(jobs, executor, address)
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(
-            data, language, options, fmt=fmt, jobs=workers, sample=sample, seed=seed, progress=step
+            data,
+            language,
+            options,
+            fmt=fmt,
+            jobs=workers,
+            sample=sample,
+            seed=seed,
+            progress=step,
+            explain=explain,
         )
+    if explain is not None:
+        _explain(report, explain, as_json)
+        ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
     if as_json:
         click.echo(json_text(report.to_json(), "the JSON output", indent=2, ensure_ascii=False))
     else:
         click.echo(in_flags(report.format(max_listed=max_listed), ctx.command))
     ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
+
+
+def _explain(report: object, wanted: str, as_json: bool) -> None:
+    from symcomp.verify.report import Report, check_json, explain
+
+    assert isinstance(report, Report)
+    if report.explained is None:
+        raise UserError(
+            f"--explain {wanted}: no row of {report.source} has that id or line number."
+        )
+    if as_json:
+        click.echo(json_text(check_json(report.explained), "the JSON output", indent=2))
+    else:
+        click.echo(explain(report.explained))
 
 
 def _manifest_language(path: Path) -> str:

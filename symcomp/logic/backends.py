@@ -1,9 +1,9 @@
 """Provers by name: the one place that knows every backend (so the protocol imports none).
 
->>> make_prover("z33")
+>>> make_prover("z33")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-symcomp.errors.SymcompError: unknown prover 'z33' (did you mean 'z3'?); provers: z3, eprover.
+symcomp.errors.SymcompError: unknown prover 'z33' (did you mean 'z3'?); provers: portfolio, ...
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from symcomp._util import did_you_mean
 from symcomp.errors import SymcompError
 from symcomp.logic.prover import DEFAULT_RLIMIT, Prover
 
-PROVERS = ("z3", "eprover")
+PROVERS = ("portfolio", "z3", "eprover")
 
 
 def make_prover(
     name: str, *, rlimit: int = DEFAULT_RLIMIT, timeout_ms: int | None = None
 ) -> Prover:
-    """The backend called ``name`` (``z3`` or ``eprover``).
+    """The backend called ``name``: ``portfolio`` (z3, finite countermodels, E; every verdict
+    with its certificate), or one prover alone for comparisons: ``z3`` or ``eprover``.
 
     ``rlimit`` is the deterministic work budget of one problem (z3 resource units; E gets a
     proportional number of processed clauses); ``timeout_ms`` an optional wall-clock safety
@@ -28,6 +29,10 @@ def make_prover(
         raise SymcompError(f"`rlimit` must be at least 1, got {rlimit}.")
     if timeout_ms is not None and timeout_ms < 1:
         raise SymcompError(f"`timeout_ms` must be at least 1 ms, got {timeout_ms}.")
+    if name == "portfolio":
+        from symcomp.logic.portfolio import PortfolioProver
+
+        return PortfolioProver(rlimit=rlimit, timeout_ms=timeout_ms)
     if name == "z3":
         from symcomp.logic.prover_z3 import Z3Prover
 

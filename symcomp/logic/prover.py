@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from symcomp.logic.finite import Structure
 from symcomp.logic.fol import Formula, signature
 
 # The deterministic work budget of one problem, in z3 resource units ("rlimit"). On the
@@ -74,6 +75,11 @@ class Verdict:
         Wall-clock time of both checks.
     prover : str
         The backend's name.
+    models : tuple of (str, Structure)
+        Certificates of the satisfiable checks: a finite world in which the premises, the
+        axioms and the negated hypothesis (``negated_hypothesis``: the hypothesis does not
+        follow) or the hypothesis (``hypothesis``: it is not contradicted) hold, each checked
+        with symcomp's own evaluator (:func:`symcomp.logic.finite.holds`).
     """
 
     label: Label
@@ -81,6 +87,7 @@ class Verdict:
     used: tuple[str, ...] = ()
     seconds: float = 0.0
     prover: str = ""
+    models: tuple[tuple[str, Structure], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -101,8 +101,8 @@ class EProver:
         if self.timeout_ms is not None:
             seconds = max(1, math.ceil(self.timeout_ms / 2000))
         # refutation 1 proves the hypothesis, refutation 2 its negation (E negates a conjecture)
-        first, first_used, first_reason = self._run(named, problem.hypothesis, seconds)
-        second, second_used, second_reason = self._run(named, ("not", problem.hypothesis), seconds)
+        first, first_used, first_reason = self.run(named, problem.hypothesis, seconds)
+        second, second_used, second_reason = self.run(named, ("not", problem.hypothesis), seconds)
         label = decide(first, second)
         order = [name for name, _formula in named] + [NEGATED_HYPOTHESIS, HYPOTHESIS]
         used: tuple[str, ...] = ()
@@ -115,7 +115,7 @@ class EProver:
             reason = first_reason or second_reason or inconsistent_reason(first, second)
         return Verdict(label, reason, used, time.perf_counter() - start, self.name)
 
-    def _run(
+    def run(
         self, named: list[tuple[str, Formula]], goal: Formula, seconds: int
     ) -> tuple[Refutation, list[str], str]:
         """One E run proving ``goal`` from ``named``: (outcome, formulas used, reason)."""

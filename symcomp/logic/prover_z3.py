@@ -25,11 +25,22 @@ any machine and under any load. A wall-clock ``timeout_ms`` is an optional safet
 from __future__ import annotations
 
 import functools
+import itertools
 import time
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from symcomp.logic.fol import Formula, expand_counts, smtlib_declarations, to_smtlib
+from symcomp.logic.finite import Structure, holds
+from symcomp.logic.fol import (
+    SORT,
+    Formula,
+    constants,
+    expand_counts,
+    signature,
+    smtlib_declarations,
+    to_smtlib,
+)
 from symcomp.logic.prover import (
     DEFAULT_RLIMIT,
     HYPOTHESIS,
@@ -44,6 +55,7 @@ from symcomp.logic.prover import (
 )
 
 INCREMENTAL_BUDGET = 100_000  # resource units; typical second checks use under 5,000
+MAX_READ_UNIVERSE = 12  # z3 models with more elements are not read back (costly, unreadable)
 
 
 def _z3() -> ModuleType:
@@ -87,6 +99,27 @@ class Z3Prover:
     def prove(self, problem: Problem) -> Verdict:
         start = time.perf_counter()
         named = [*problem.relevant_axioms(), *problem.premises]
+        first, second = self.checks(problem)
+        label = decide(first.refutation, second.refutation)
+        order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
+        used: tuple[str, ...] = ()
+        if label is Label.ENTAILMENT:
+            used = ordered_names(first.core, order)
+        elif label is Label.CONTRADICTION:
+            used = ordered_names(second.core, order)
+        reason = ""
+        if label is Label.UNKNOWN:
+            reason = (
+                first.reason
+                or second.reason
+                or inconsistent_reason(first.refutation, second.refutation)
+            )
+        return Verdict(label, reason, used, time.perf_counter() - start, self.name)
+
+    def checks(self, problem: Problem) -> tuple[Outcome, Outcome]:
+        """The two refutations of a problem: of ``not hypothesis`` (does it follow?) and of
+        ``hypothesis`` (is it contradicted?), with z3's model where one is satisfiable."""
+        named = [*problem.relevant_axioms(), *problem.premises]
         script = _script(named, problem.hypothesis)
         z3 = self.z3
         context = self._context()
@@ -94,7 +127,7 @@ class Z3Prover:
         labels = {f"g{index}": name for index, (name, _formula) in enumerate(named)}
         labels |= {"g_not_h": NEGATED_HYPOTHESIS, "g_h": HYPOTHESIS}
         negated, positive = z3.Bool("g_not_h", context), z3.Bool("g_h", context)
-        budget = _Budget(self.rlimit, self.timeout_ms, start)
+        budget = _Budget(self.rlimit, self.timeout_ms, time.perf_counter())
 
         solver = self._solver(context, script)
         first = self._check(solver, [*guards, negated], labels, budget, budget.left)
@@ -103,21 +136,106 @@ class Z3Prover:
         # instantiation badly, and then a fresh solver decides in milliseconds.
         reuse = min(INCREMENTAL_BUDGET, budget.left)
         second = self._check(solver, [*guards, positive], labels, budget, reuse)
-        if second[0] is Refutation.UNKNOWN and budget.left > 0:
+        if second.refutation is Refutation.UNKNOWN and budget.left > 0:
             fresh = self._solver(context, script)
             second = self._check(fresh, [*guards, positive], labels, budget, budget.left)
+        return first, second
 
-        label = decide(first[0], second[0])
-        order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
-        used: tuple[str, ...] = ()
-        if label is Label.ENTAILMENT:
-            used = ordered_names(first[1], order)
-        elif label is Label.CONTRADICTION:
-            used = ordered_names(second[1], order)
-        reason = ""
-        if label is Label.UNKNOWN:
-            reason = first[2] or second[2] or inconsistent_reason(first[0], second[0])
-        return Verdict(label, reason, used, time.perf_counter() - start, self.name)
+    def check_one(self, problem: Problem, negated: bool, rlimit: int) -> Outcome:
+        """One refutation alone (of ``not hypothesis`` when ``negated``, else of
+        ``hypothesis``) on a fresh solver with a budget of ``rlimit`` units."""
+        named = [*problem.relevant_axioms(), *problem.premises]
+        z3 = self.z3
+        context = self._context()
+        guards = [z3.Bool(f"g{index}", context) for index in range(len(named))]
+        labels = {f"g{index}": name for index, (name, _formula) in enumerate(named)}
+        labels |= {"g_not_h": NEGATED_HYPOTHESIS, "g_h": HYPOTHESIS}
+        goal = z3.Bool("g_not_h" if negated else "g_h", context)
+        budget = _Budget(rlimit, self.timeout_ms, time.perf_counter())
+        solver = self._solver(context, _script(named, problem.hypothesis))
+        return self._check(solver, [*guards, goal], labels, budget, budget.left)
+
+    def structure(self, model: Any, formulas: list[Formula]) -> Structure | None:
+        """z3's model of ``formulas`` as a :class:`~symcomp.logic.finite.Structure` (every
+        predicate evaluated on every tuple of its universe), or None when its universe is
+        larger than :data:`MAX_READ_UNIVERSE` or the structure fails symcomp's evaluator."""
+        z3 = self.z3
+        context = self._context()
+        sort = z3.DeclareSort(SORT, context)
+        universe = list(model.get_universe(sort) or [])
+        if len(universe) > MAX_READ_UNIVERSE:
+            return None
+        if not universe:
+            universe = [z3.Const("symcomp!element", sort)]
+        index = {str(element): number for number, element in enumerate(universe)}
+        arities: dict[str, int] = {}
+        names: set[str] = set()
+        for formula in formulas:
+            signature(formula, arities)
+            names |= constants(formula)
+        relations: dict[str, frozenset[tuple[int, ...]]] = {}
+        for name, arity in arities.items():
+            if arity == 0:
+                value = model.eval(z3.Bool(name, context), model_completion=True)
+                relations[name] = frozenset({()}) if z3.is_true(value) else frozenset()
+                continue
+            declaration = z3.Function(name, *([sort] * arity), z3.BoolSort(context))
+            relations[name] = self._extension(model, declaration, arity, universe, index)
+        chosen = {}
+        for name in names:
+            value = str(model.eval(z3.Const(name, sort), model_completion=True))
+            if value not in index:
+                return None
+            chosen[name] = index[value]
+        found = Structure(len(universe), chosen, relations)
+        return found if all(holds(formula, found) for formula in formulas) else None
+
+    def _extension(
+        self, model: Any, declaration: Any, arity: int, universe: list[Any], index: dict[str, int]
+    ) -> frozenset[tuple[int, ...]]:
+        """The tuples a predicate is true of in z3's model: from its interpretation's entries
+        and constant default when it has one (fast), else by evaluating every tuple."""
+        z3 = self.z3
+        interpretation = model[declaration] if declaration in model else None  # noqa: SIM401
+        if interpretation is None:  # unconstrained: false everywhere (model completion)
+            return frozenset()
+        default = interpretation.else_value()
+        if default is not None and (z3.is_true(default) or z3.is_false(default)):
+            rows = (
+                set(itertools.product(range(len(universe)), repeat=arity))
+                if z3.is_true(default)
+                else set()
+            )
+            for entry in interpretation.as_list()[:-1]:
+                row = tuple(index.get(str(value), -1) for value in entry[:-1])
+                if -1 in row:
+                    break  # an entry not over universe elements: evaluate instead
+                (rows.add if z3.is_true(entry[-1]) else rows.discard)(row)
+            else:
+                return frozenset(rows)
+        return frozenset(
+            row
+            for row in itertools.product(range(len(universe)), repeat=arity)
+            if z3.is_true(
+                model.eval(declaration(*(universe[i] for i in row)), model_completion=True)
+            )
+        )
+
+    def solve_ground(self, text: str) -> set[str] | None:
+        """Decide a propositional problem (SMT-LIB text, Booleans and cardinality constraints
+        only: a grounding of :mod:`symcomp.logic.finite`); the variables true in a satisfying
+        assignment, or None when there is none."""
+        z3 = self.z3
+        solver = z3.Solver(ctx=self._context())
+        solver.from_string(text)
+        if solver.check() != z3.sat:
+            return None
+        model = solver.model()
+        return {
+            declaration.name()
+            for declaration in model.decls()
+            if z3.is_true(model.get_interp(declaration))
+        }
 
     def _solver(self, context: Any, script: str) -> Any:
         solver = self.z3.SimpleSolver(ctx=context)
@@ -131,13 +249,13 @@ class Z3Prover:
         labels: dict[str, str],
         budget: _Budget,
         units: int,
-    ) -> tuple[Refutation, list[str], str]:
-        """One refutation within ``units``: (outcome, names in the unsat core, reason)."""
+    ) -> Outcome:
+        """One refutation within ``units``: outcome, names in the unsat core, reason, model."""
         if units <= 0:
-            return Refutation.UNKNOWN, [], budget.exhausted()
+            return Outcome(Refutation.UNKNOWN, [], budget.exhausted())
         left_ms = budget.left_ms()
         if left_ms is not None and left_ms <= 0:
-            return Refutation.UNKNOWN, [], budget.exhausted()
+            return Outcome(Refutation.UNKNOWN, [], budget.exhausted())
         solver.set("rlimit", units)  # counted from the solver's current count
         if left_ms is not None:
             solver.set("timeout", left_ms)
@@ -146,13 +264,23 @@ class Z3Prover:
         budget.spend(_resources_used(solver) - before)
         if result == self.z3.unsat:
             core = [labels[guard.decl().name()] for guard in solver.unsat_core()]
-            return Refutation.PROVED, core, ""
+            return Outcome(Refutation.PROVED, core, "")
         if result == self.z3.sat:
-            return Refutation.CONSISTENT, [], ""
+            return Outcome(Refutation.CONSISTENT, [], "", solver.model())
         why = solver.reason_unknown()
         if why in ("timeout", "canceled", "max. resource limit exceeded"):
-            return Refutation.UNKNOWN, [], budget.exhausted()
-        return Refutation.UNKNOWN, [], f"z3: {why}"
+            return Outcome(Refutation.UNKNOWN, [], budget.exhausted())
+        return Outcome(Refutation.UNKNOWN, [], f"z3: {why}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One refutation: its outcome, the unsat core's names, why it is unknown, z3's model."""
+
+    refutation: Refutation
+    core: list[str]
+    reason: str
+    model: Any = None
 
 
 class _Budget:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs, chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
+from symcomp.logic.finite import Structure
 from symcomp.logic.prover import DEFAULT_RLIMIT
 from symcomp.verify.rows import Row
 
@@ -54,7 +55,7 @@ class Status(enum.StrEnum):
 class VerifyOptions:
     """Options a checker may use (a recomputation checker ignores the prover ones)."""
 
-    prover: str = "z3"
+    prover: str = "portfolio"
     rlimit: int = DEFAULT_RLIMIT  # deterministic work budget per row (z3 resource units)
     labels: str = "auto"
     cross_check: str | None = None
@@ -95,6 +96,10 @@ class Check:
         Keys of the summary tables, e.g. ``("label", "entailment"), ("depth", "3")``.
     cross : CrossCheck or None
         The cross-check result, for sampled rows.
+    models : tuple of (str, Structure)
+        Certificates of an NLI verdict: a finite world where the premise holds and the
+        hypothesis does not (``negated_hypothesis``: it does not follow), and one where both
+        hold (``hypothesis``: it is not contradicted), each re-checked by evaluation.
     seconds : float
         Time the checker spent (not part of the report, which must not depend on timing).
     """
@@ -110,6 +115,7 @@ class Check:
     groups: tuple[tuple[str, str], ...] = ()
     cross: CrossCheck | None = None
     seconds: float = 0.0
+    models: tuple[tuple[str, Structure], ...] = ()
 
 
 class Checker(Protocol):

@@ -77,6 +77,8 @@ class Report:
     problems: list[Check] = field(default_factory=list)
     cross: Counter[str] = field(default_factory=Counter)
     cross_problems: list[Check] = field(default_factory=list)
+    explain: str | None = None  # the id (or line number) of a row to keep whatever its status
+    explained: Check | None = None
 
     def add(self, check: Check) -> None:
         """Count one row's check."""
@@ -86,6 +88,8 @@ class Report:
             self.groups.setdefault(name, {}).setdefault(value, Counter())[check.status.value] += 1
         if check.status is not Status.AGREE:
             self.problems.append(check)
+        if self.explain is not None and self.explain in (check.id, str(check.line)):
+            self.explained = check
         if check.cross is not None:
             outcome = "agree" if check.cross.agrees else "disagree"
             if "UNKNOWN" in (check.cross.found, check.found):
@@ -133,8 +137,8 @@ class Report:
                 for name, values in self.groups.items()
             },
             "cross_check": dict(self.cross) if self.cross else None,
-            "problems": [_check_json(check) for check in self.problems],
-            "cross_check_problems": [_check_json(check) for check in self.cross_problems],
+            "problems": [check_json(check) for check in self.problems],
+            "cross_check_problems": [check_json(check) for check in self.cross_problems],
         }
 
     # -- text ------------------------------------------------------------------------------
@@ -219,13 +223,39 @@ def _describe(check: Check, cross: bool) -> list[str]:
     lines += [f"    {role + ':':<{width}} {shorten(text)}" for role, text in check.texts]
     if check.evidence:
         lines.append(f"    {'used:':<{width}} {', '.join(check.evidence)}")
+    for name, model in check.models:
+        lines.append(f"    {MODEL_TITLES.get(name, name)}: {shorten(model.describe(), 400)}")
     message = check.message or (check.cross.reason if cross and check.cross else "")
     if message:
         lines += ["    " + shorten(line) for line in message.splitlines()]
     return lines
 
 
-def _check_json(check: Check) -> dict[str, Any]:
+MODEL_TITLES = {
+    "negated_hypothesis": "countermodel (premise true, hypothesis false)",
+    "hypothesis": "model (premise and hypothesis true)",
+}
+
+
+def explain(check: Check) -> str:
+    """One row's verdict and its certificate, in words (``symcomp verify --explain ID``)."""
+    lines = [
+        f"line {check.line}  id {check.id}: {check.status.value}; expected "
+        f"{check.expected or '-'}, found {check.found or '-'}"
+    ]
+    lines += [f"  {role}: {text}" for role, text in check.texts]
+    if check.evidence:
+        lines.append(f"  proof uses: {', '.join(check.evidence)} (unsat core)")
+    for name, model in check.models:
+        lines.append(f"  {MODEL_TITLES.get(name, name)}:")
+        lines.append(f"    {model.describe()}")
+    if check.message:
+        lines += [f"  {line}" for line in check.message.splitlines()]
+    return "\n".join(lines)
+
+
+def check_json(check: Check) -> dict[str, Any]:
+    """The JSON of one row's check (as ``problems`` lists it), certificates included."""
     data: dict[str, Any] = {
         "line": check.line,
         "id": check.id,
@@ -236,6 +266,8 @@ def _check_json(check: Check) -> dict[str, Any]:
         "message": "\n".join(shorten(line) for line in check.message.splitlines()),
         "used": list(check.evidence),
     }
+    if check.models:
+        data["models"] = {name: model.to_json() for name, model in check.models}
     if check.cross is not None:
         data["cross_check"] = {
             "prover": check.cross.prover,
@@ -256,8 +288,11 @@ def verify_file(
     sample: int = 0,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    explain: str | None = None,
 ) -> Report:
     """Check every row of a data file (or pool folder) and return the report.
+
+    ``explain`` names a row (its id or line number) the report keeps as ``explained``.
 
     ``sample`` rows, chosen with ``seed``, are also checked by ``options.cross_check``.
 
@@ -278,6 +313,7 @@ def verify_file(
         language=language.name,
         checker=checker.name,
         options={**asdict(options), "format": fmt, "cross_check_sample": len(cross)},
+        explain=explain,
     )
     rows = read_rows(path, fmt, checker.columns)
     # worker processes are forked: each gets its own copy of the checker

@@ -255,6 +255,7 @@ class EntailmentChecker:
             evidence=verdict.used,
             cross=cross,
             seconds=verdict.seconds,
+            models=verdict.models,
         )
 
     def _cross(self, problem: Problem, first: Label) -> CrossCheck | None:
