@@ -107,7 +107,7 @@ def main() -> None:
     parser.add_argument("--n-eprover", type=int, default=150, help="pairs per depth for E")
     parser.add_argument("--depths", type=int, nargs="+", default=[1, 3, 5])
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--provers", nargs="+", default=["z3", "eprover"])
+    parser.add_argument("--provers", nargs="+", default=["portfolio", "z3", "eprover"])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--without-numerals",
@@ -122,7 +122,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         warm_up(Path(folder), args.provers)
         for depth in args.depths:
-            sizes = {"z3": args.n, "eprover": args.n_eprover}
+            sizes = {"portfolio": args.n, "z3": args.n, "eprover": args.n_eprover}
             pools = {
                 prover: write_pool(Path(folder), sizes[prover], depth, args.without_numerals)
                 for prover in args.provers
