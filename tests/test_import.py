@@ -499,3 +499,22 @@ def test_a_package_can_add_an_extractor(tmp_path: Path):
     import_pool([Source(source)], tmp_path / "p", compounds="first-words")
     features = PoolData.read(tmp_path / "p").features
     assert features.compound_names == ("A cat", "A dog", "Emma ran")
+
+
+def test_a_datasets_save_to_disk_folder_imports_with_its_splits(tmp_path: Path):
+    datasets = pytest.importorskip("datasets")
+    rows = {"question": [i for i, _ in COGS_ROWS], "lf": [o for _, o in COGS_ROWS]}
+    whole = datasets.Dataset.from_dict(rows)
+    folder = tmp_path / "saved"
+    datasets.DatasetDict(
+        {"train": whole.select(range(3)), "validation": whole.select([3])}
+    ).save_to_disk(str(folder))
+    code, output = invoke(
+        "import", folder, "--input", "question", "--output", "lf", "--out", tmp_path / "p"
+    )
+    assert code == 0, output
+    records = list(read_examples(tmp_path / "p"))
+    assert [r["meta"]["part"] for r in records] == ["train", "train", "train", "dev"]
+    assert [r["output"] for r in records] == [o for _, o in COGS_ROWS]
+    # train and dev but no test: no published train/dev/test split to write
+    assert not (tmp_path / "p/splits/published.json").exists()
