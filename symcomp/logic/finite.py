@@ -85,67 +85,88 @@ def _extension(rows: frozenset[tuple[int, ...]]) -> str:
 def holds(formula: Formula, structure: Structure) -> bool:
     """Whether ``formula`` (a sentence) is true in ``structure``.
 
+    Sub-formulas are evaluated once per assignment of their free variables (a memo), so the
+    cost grows with the size of the domain to the number of free variables of a sub-formula,
+    not to the depth of quantifier nesting.
+
     >>> world = Structure(3, {}, {"dog": frozenset({(0,), (1,)})})
     >>> holds(("count", 2, "x", ("pred", "dog", (("var", "x"),))), world)
     True
     """
-    return _true(formula, structure, {})
+    return _Evaluation(structure).true(formula, {})
 
 
-def _value(term: Term, structure: Structure, env: Mapping[str, int]) -> int:
-    kind, name = term
-    if kind == "var":
-        if name not in env:
-            raise SemanticsError(f"free variable {name!r}: evaluate sentences only.")
-        return env[name]
-    if name not in structure.constants:
-        raise SemanticsError(f"the structure interprets no constant {name!r}.")
-    return structure.constants[name]
+class _Evaluation:
+    """The truth of sub-formulas in one structure, memoised by their free variables' values."""
 
+    def __init__(self, structure: Structure) -> None:
+        self.s = structure
+        self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
+        self.free: dict[int, tuple[str, ...]] = {}
 
-def _true(formula: Formula, s: Structure, env: dict[str, int]) -> bool:
-    kind = formula[0]
-    if kind == "pred":
-        row = tuple(_value(term, s, env) for term in formula[2])
-        return row in s.relations.get(formula[1], frozenset())
-    if kind == "eq":
-        return _value(formula[1], s, env) == _value(formula[2], s, env)
-    if kind == "not":
-        return not _true(formula[1], s, env)
-    if kind == "and":
-        return all(_true(part, s, env) for part in formula[1])
-    if kind == "or":
-        return any(_true(part, s, env) for part in formula[1])
-    if kind == "imp":
-        return not _true(formula[1], s, env) or _true(formula[2], s, env)
-    if kind == "iff":
-        return _true(formula[1], s, env) == _true(formula[2], s, env)
-    if kind in ("all", "exists"):
-        wanted = kind == "exists"  # the value that decides: a witness, or a counterexample
-        return wanted if wanted in _instances(formula[1], formula[2], s, env) else not wanted
-    if kind == "count":
-        found = 0
-        for value in _instances(formula[2], formula[3], s, env):
-            found += value
-            if found >= formula[1]:
-                return True
-        return False
-    raise SemanticsError(f"not a first-order formula: {formula!r}.")
+    def true(self, formula: Formula, env: dict[str, int]) -> bool:
+        free = self.free.get(id(formula))
+        if free is None:
+            free = tuple(sorted(_free_variables(formula)))
+            self.free[id(formula)] = free
+        key = (id(formula), tuple(env[v] for v in free))
+        found = self.memo.get(key)
+        if found is None:
+            found = self._true(formula, env)
+            self.memo[key] = found
+        return found
 
+    def _value(self, term: Term, env: Mapping[str, int]) -> int:
+        kind, name = term
+        if kind == "var":
+            return env[name]
+        if name not in self.s.constants:
+            raise SemanticsError(f"the structure interprets no constant {name!r}.")
+        return self.s.constants[name]
 
-def _instances(variable: str, body: Formula, s: Structure, env: dict[str, int]) -> Iterator[bool]:
-    """The truth of ``body`` for each value of ``variable`` in turn (``env`` is updated in
-    place and restored, which is much cheaper than a new mapping per value)."""
-    before = env.get(variable)
-    try:
-        for value in range(s.size):
-            env[variable] = value
-            yield _true(body, s, env)
-    finally:
-        if before is None:
-            env.pop(variable, None)
-        else:
-            env[variable] = before
+    def _true(self, formula: Formula, env: dict[str, int]) -> bool:
+        kind = formula[0]
+        if kind == "pred":
+            row = tuple(self._value(term, env) for term in formula[2])
+            return row in self.s.relations.get(formula[1], frozenset())
+        if kind == "eq":
+            return self._value(formula[1], env) == self._value(formula[2], env)
+        if kind == "not":
+            return not self.true(formula[1], env)
+        if kind == "and":
+            return all(self.true(part, env) for part in formula[1])
+        if kind == "or":
+            return any(self.true(part, env) for part in formula[1])
+        if kind == "imp":
+            return not self.true(formula[1], env) or self.true(formula[2], env)
+        if kind == "iff":
+            return self.true(formula[1], env) == self.true(formula[2], env)
+        if kind in ("all", "exists"):
+            wanted = kind == "exists"  # the value that decides: a witness, or a counterexample
+            found = wanted in self._instances(formula[1], formula[2], env)
+            return wanted if found else not wanted
+        if kind == "count":
+            total = 0
+            for value in self._instances(formula[2], formula[3], env):
+                total += value
+                if total >= formula[1]:
+                    return True
+            return False
+        raise SemanticsError(f"not a first-order formula: {formula!r}.")
+
+    def _instances(self, variable: str, body: Formula, env: dict[str, int]) -> Iterator[bool]:
+        """The truth of ``body`` for each value of ``variable`` in turn (``env`` is updated
+        in place and restored: cheaper than a new mapping per value)."""
+        before = env.get(variable)
+        try:
+            for value in range(self.s.size):
+                env[variable] = value
+                yield self.true(body, env)
+        finally:
+            if before is None:
+                env.pop(variable, None)
+            else:
+                env[variable] = before
 
 
 # -- search -------------------------------------------------------------------------------------
