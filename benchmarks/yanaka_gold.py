@@ -68,11 +68,13 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=600, help="pairs drawn per plain depth")
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--prover", default="portfolio", help="portfolio (default), z3, eprover")
+    parser.add_argument("--types", nargs="+", default=None, help="file types (default: all)")
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     args = parser.parse_args()
     results = {
         name: check(rows, args.prover)
         for name, rows in pipeline.file_types(args.rows, args.seed).items()
+        if args.types is None or name in args.types
     }
     args.out.mkdir(parents=True, exist_ok=True)
     stem = f"yanaka_gold_{args.prover}"
