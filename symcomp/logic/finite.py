@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from symcomp.errors import SemanticsError
-from symcomp.logic.fol import Formula, Term, constants, signature
+from symcomp.logic.fol import Formula, Term, constants, signature, subformulas
 
 MAX_SIZE = 8  # the largest domain searched unless a formula's numerals need more
 MAX_GROUND_NODES = 400_000  # a grounding larger than this is not attempted (too costly)
@@ -102,14 +102,10 @@ class _Evaluation:
     def __init__(self, structure: Structure) -> None:
         self.s = structure
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
-        self.free: dict[int, tuple[str, ...]] = {}
+        self.keys = _MemoKeys()
 
     def true(self, formula: Formula, env: dict[str, int]) -> bool:
-        free = self.free.get(id(formula))
-        if free is None:
-            free = tuple(sorted(_free_variables(formula)))
-            self.free[id(formula)] = free
-        key = (id(formula), tuple(env[v] for v in free))
+        key = self.keys.of(formula, env)
         found = self.memo.get(key)
         if found is None:
             found = self._true(formula, env)
@@ -184,7 +180,7 @@ def domain_sizes(formulas: Sequence[Formula], limit: int = MAX_SIZE) -> tuple[in
     lowest, witnesses, names = 1, 0, set()
     for formula in formulas:
         names |= constants(formula)
-        for node in _walk(formula):
+        for node in subformulas(formula):
             if node[0] == "exists":
                 witnesses += 1
             elif node[0] == "count":
@@ -192,24 +188,6 @@ def domain_sizes(formulas: Sequence[Formula], limit: int = MAX_SIZE) -> tuple[in
                 witnesses += int(node[1])
     highest = max(lowest, min(limit, max(1, witnesses + len(names))))
     return tuple(range(lowest, highest + 1))
-
-
-def _walk(formula: Formula) -> Iterable[Formula]:
-    stack = [formula]
-    while stack:
-        node = stack.pop()
-        yield node
-        kind = node[0]
-        if kind == "not":
-            stack.append(node[1])
-        elif kind in ("and", "or"):
-            stack.extend(node[1])
-        elif kind in ("imp", "iff"):
-            stack.extend(node[1:])
-        elif kind in ("all", "exists"):
-            stack.append(node[2])
-        elif kind == "count":
-            stack.append(node[3])
 
 
 SatSolve = Callable[[str], "set[str] | None"]  # SMT-LIB text -> true variables, or None (unsat)
@@ -259,7 +237,7 @@ class _Grounding:
         self.lines: list[str] = []
         self.nodes = 0
         self.memo: dict[tuple[int, tuple[int, ...]], str | bool] = {}
-        self.free: dict[int, tuple[str, ...]] = {}
+        self.keys = _MemoKeys()
         self.arities: dict[str, int] = {}
         self.pick = {name: [f"c{i}_{v}" for v in range(size)] for i, name in enumerate(names)}
         for choices in self.pick.values():
@@ -286,19 +264,11 @@ class _Grounding:
         return "\n".join(self.lines)
 
     def ground(self, formula: Formula, env: Mapping[str, int]) -> str | bool:
-        free = self._free(formula)
-        key = (id(formula), tuple(env[v] for v in free))
+        key = self.keys.of(formula, env)
         found = self.memo.get(key)
         if found is None:
             found = self._ground(formula, env)
             self.memo[key] = found
-        return found
-
-    def _free(self, formula: Formula) -> tuple[str, ...]:
-        found = self.free.get(id(formula))
-        if found is None:
-            found = tuple(sorted(_free_variables(formula)))
-            self.free[id(formula)] = found
         return found
 
     def _ground(self, formula: Formula, env: Mapping[str, int]) -> str | bool:
@@ -420,6 +390,21 @@ class _Grounding:
 
 def _text(value: str | bool) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+class _MemoKeys:
+    """Keys that memoise a sub-formula's value by the values of its free variables only (the
+    sub-formula objects live as long as the memo, so their ids are stable)."""
+
+    def __init__(self) -> None:
+        self.free: dict[int, tuple[str, ...]] = {}
+
+    def of(self, formula: Formula, env: Mapping[str, int]) -> tuple[int, tuple[int, ...]]:
+        free = self.free.get(id(formula))
+        if free is None:
+            free = tuple(sorted(_free_variables(formula)))
+            self.free[id(formula)] = free
+        return id(formula), tuple(env[name] for name in free)
 
 
 def _free_variables(formula: Formula) -> set[str]:

@@ -85,7 +85,7 @@ def _rename_term(term: Term, names: Mapping[str, str]) -> Term:
 def signature(formula: Formula, into: dict[str, int] | None = None) -> dict[str, int]:
     """Predicate name → arity of every predicate in ``formula``."""
     found = {} if into is None else into
-    for node in _nodes(formula):
+    for node in subformulas(formula):
         if node[0] == "pred":
             found[node[1]] = len(node[2])
     return found
@@ -94,7 +94,7 @@ def signature(formula: Formula, into: dict[str, int] | None = None) -> dict[str,
 def constants(formula: Formula) -> set[str]:
     """Names of the individual constants in ``formula``."""
     found: set[str] = set()
-    for node in _nodes(formula):
+    for node in subformulas(formula):
         terms: Iterable[Term] = ()
         if node[0] == "pred":
             terms = node[2]
@@ -104,7 +104,8 @@ def constants(formula: Formula) -> set[str]:
     return found
 
 
-def _nodes(formula: Formula) -> Iterator[Formula]:
+def subformulas(formula: Formula) -> Iterator[Formula]:
+    """Every node of ``formula``, itself included (depth first)."""
     stack = [formula]
     while stack:
         node = stack.pop()
@@ -289,7 +290,9 @@ def _smtlib(formula: Formula) -> str:
 def _without_counts(formula: Formula) -> Formula:
     """``formula`` with counting written out (asserted polarity) if it has any."""
     return (
-        expand_counts(formula) if any(node[0] == "count" for node in _nodes(formula)) else formula
+        expand_counts(formula)
+        if any(node[0] == "count" for node in subformulas(formula))
+        else formula
     )
 
 

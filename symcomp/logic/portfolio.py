@@ -43,15 +43,13 @@ from symcomp.logic.prover import (
     DEFAULT_RLIMIT,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,
-    Label,
+    Outcome,
     Problem,
     Refutation,
     Verdict,
-    decide,
-    inconsistent_reason,
-    ordered_names,
+    verdict_of,
 )
-from symcomp.logic.prover_z3 import Outcome, Z3Prover
+from symcomp.logic.prover_z3 import Z3Prover
 
 ESCALATION = 8  # a check neither z3 nor a small world settles gets 8 times z3's budget
 
@@ -89,22 +87,8 @@ class PortfolioProver:
         )
         if model is not None and second.refutation is Refutation.CONSISTENT:
             models.append((HYPOTHESIS, model))
-        label = decide(first.refutation, second.refutation)
-        order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
-        used: tuple[str, ...] = ()
-        if label is Label.ENTAILMENT:
-            used = ordered_names(first.core, order)
-        elif label is Label.CONTRADICTION:
-            used = ordered_names(second.core, order)
-        reason = ""
-        if label is Label.UNKNOWN:
-            reason = (
-                first.reason
-                or second.reason
-                or inconsistent_reason(first.refutation, second.refutation)
-            )
         elapsed = time.perf_counter() - start
-        return Verdict(label, reason, used, elapsed, self.name, tuple(models))
+        return verdict_of(first, second, named, elapsed, self.name, tuple(models))
 
     def _settle(
         self,

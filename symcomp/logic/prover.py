@@ -27,7 +27,7 @@ import enum
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from symcomp.logic.finite import Structure
 from symcomp.logic.fol import Formula, signature
@@ -146,6 +146,44 @@ class Prover(Protocol):
     def prove(self, problem: Problem) -> Verdict:
         """Decide premises ⇒ hypothesis."""
         ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One refutation: its outcome, the names in its unsat core, why it is unknown, and the
+    backend's model when it is satisfiable (z3's; None otherwise)."""
+
+    refutation: Refutation
+    core: list[str]
+    reason: str
+    model: Any = None
+
+
+def verdict_of(
+    first: Outcome,
+    second: Outcome,
+    named: Iterable[tuple[str, Formula]],
+    seconds: float,
+    prover: str,
+    models: tuple[tuple[str, Structure], ...] = (),
+) -> Verdict:
+    """The verdict of refutation 1 (of ``not hypothesis``) and 2 (of ``hypothesis``): the
+    label, the decisive refutation's core in problem order, the reason of an UNKNOWN."""
+    label = decide(first.refutation, second.refutation)
+    order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
+    used: tuple[str, ...] = ()
+    if label is Label.ENTAILMENT:
+        used = ordered_names(first.core, order)
+    elif label is Label.CONTRADICTION:
+        used = ordered_names(second.core, order)
+    reason = ""
+    if label is Label.UNKNOWN:
+        reason = (
+            first.reason
+            or second.reason
+            or inconsistent_reason(first.refutation, second.refutation)
+        )
+    return Verdict(label, reason, used, seconds, prover, models)
 
 
 def decide(entailment: Refutation, contradiction: Refutation) -> Label:

@@ -33,13 +33,11 @@ from symcomp.logic.prover import (
     DEFAULT_RLIMIT,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,
-    Label,
+    Outcome,
     Problem,
     Refutation,
     Verdict,
-    decide,
-    inconsistent_reason,
-    ordered_names,
+    verdict_of,
 )
 
 _STATUS = re.compile(r"^# SZS status (\S+)|^% SZS status (\S+)", re.MULTILINE)
@@ -103,17 +101,13 @@ class EProver:
         # refutation 1 proves the hypothesis, refutation 2 its negation (E negates a conjecture)
         first, first_used, first_reason = self.run(named, problem.hypothesis, seconds)
         second, second_used, second_reason = self.run(named, ("not", problem.hypothesis), seconds)
-        label = decide(first, second)
-        order = [name for name, _formula in named] + [NEGATED_HYPOTHESIS, HYPOTHESIS]
-        used: tuple[str, ...] = ()
-        if label is Label.ENTAILMENT:
-            used = ordered_names([*first_used, NEGATED_HYPOTHESIS], order)
-        elif label is Label.CONTRADICTION:
-            used = ordered_names([*second_used, HYPOTHESIS], order)
-        reason = ""
-        if label is Label.UNKNOWN:
-            reason = first_reason or second_reason or inconsistent_reason(first, second)
-        return Verdict(label, reason, used, time.perf_counter() - start, self.name)
+        return verdict_of(
+            Outcome(first, [*first_used, NEGATED_HYPOTHESIS], first_reason),
+            Outcome(second, [*second_used, HYPOTHESIS], second_reason),
+            named,
+            time.perf_counter() - start,
+            self.name,
+        )
 
     def run(
         self, named: list[tuple[str, Formula]], goal: Formula, seconds: int

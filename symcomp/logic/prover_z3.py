@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -45,13 +44,11 @@ from symcomp.logic.prover import (
     DEFAULT_RLIMIT,
     HYPOTHESIS,
     NEGATED_HYPOTHESIS,
-    Label,
+    Outcome,
     Problem,
     Refutation,
     Verdict,
-    decide,
-    inconsistent_reason,
-    ordered_names,
+    verdict_of,
 )
 
 INCREMENTAL_BUDGET = 100_000  # resource units; typical second checks use under 5,000
@@ -100,21 +97,7 @@ class Z3Prover:
         start = time.perf_counter()
         named = [*problem.relevant_axioms(), *problem.premises]
         first, second = self.checks(problem)
-        label = decide(first.refutation, second.refutation)
-        order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
-        used: tuple[str, ...] = ()
-        if label is Label.ENTAILMENT:
-            used = ordered_names(first.core, order)
-        elif label is Label.CONTRADICTION:
-            used = ordered_names(second.core, order)
-        reason = ""
-        if label is Label.UNKNOWN:
-            reason = (
-                first.reason
-                or second.reason
-                or inconsistent_reason(first.refutation, second.refutation)
-            )
-        return Verdict(label, reason, used, time.perf_counter() - start, self.name)
+        return verdict_of(first, second, named, time.perf_counter() - start, self.name)
 
     def checks(self, problem: Problem) -> tuple[Outcome, Outcome]:
         """The two refutations of a problem: of ``not hypothesis`` (does it follow?) and of
@@ -271,16 +254,6 @@ class Z3Prover:
         if why in ("timeout", "canceled", "max. resource limit exceeded"):
             return Outcome(Refutation.UNKNOWN, [], budget.exhausted())
         return Outcome(Refutation.UNKNOWN, [], f"z3: {why}")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One refutation: its outcome, the unsat core's names, why it is unknown, z3's model."""
-
-    refutation: Refutation
-    core: list[str]
-    reason: str
-    model: Any = None
 
 
 class _Budget:
