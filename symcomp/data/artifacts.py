@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from symcomp.data.safe_paths import confined
 from symcomp.data.signals import signals_held
 from symcomp.errors import DataError, OutputError
 
@@ -217,6 +218,31 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
             _merge(work, path)
     finally:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def previous_output(path: Path, kind: str) -> list[str]:
+    """The files an earlier output of ``kind`` (see :func:`manifest_kind`) wrote into
+    ``path``: its manifest and every file it lists, as relative paths, for
+    :func:`move_into_place` to replace. A listed name that leads outside the folder is left
+    out (not ours to move); a folder of another kind, or without a manifest, gives none.
+
+    >>> import tempfile
+    >>> previous_output(Path(tempfile.mkdtemp()), "pool")
+    []
+    """
+    try:
+        manifest = read_manifest(path)
+    except DataError:
+        return []
+    if manifest_kind(manifest) != kind:
+        return []
+    listed = manifest.get("files")
+    found = [MANIFEST]
+    for name in listed if isinstance(listed, Mapping) else ():
+        with contextlib.suppress(DataError):
+            file = confined(path, name, what="file", source=str(path / MANIFEST))
+            found.append(file.relative_to(path).as_posix())
+    return found
 
 
 def _check_clashes(work: Path, path: Path, replaced: set[str]) -> None:

@@ -32,7 +32,6 @@ language, grammar and the sha256 of every file).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -49,15 +48,15 @@ from symcomp.data.artifacts import (
     examples_path,
     file_record,
     json_text,
-    manifest_kind,
     move_into_place,
+    previous_output,
     read_examples,
     read_manifest,
     staging_in,
     write_json,
     writing_into,
 )
-from symcomp.data.safe_paths import check_name, confined
+from symcomp.data.safe_paths import check_name
 from symcomp.data.splits import PARTS, Split, read_split
 from symcomp.errors import DataError
 
@@ -198,7 +197,7 @@ def write_export(
     step = progress or (lambda count: None)
     names = _top_names(source, fmt)
     with writing_into(target, overwrite=overwrite, names=(*names, MANIFEST), kind="export"):
-        replaced = _previous_entries(target)
+        replaced = previous_output(target, "export")
         transform = _joined if join_lines else _same
         writer = {"tsv": _write_lines, "srctgt": _write_lines, "hf": _write_hf}.get(
             fmt, _write_genbench
@@ -249,18 +248,6 @@ def _check_config_names(source: ExportSource, fmt: str) -> None:
             f"the configuration {config.name!r} would take the place of the export's own "
             f"{clash}; rename it. Nothing was written."
         )
-
-
-def _previous_entries(target: Path) -> list[str]:
-    """The files of the export already in ``target`` (its manifest and what it lists, as
-    relative paths): what a new export replaces, whatever its format was."""
-    try:
-        manifest = read_manifest(target)
-    except DataError:
-        return []
-    if manifest_kind(manifest) != "export":
-        return []
-    return [MANIFEST, *(path.relative_to(target).as_posix() for path in _previous_files(target))]
 
 
 def _top_names(source: ExportSource, fmt: str) -> tuple[str, ...]:
@@ -717,16 +704,3 @@ def _genbench_doc(source: ExportSource) -> str:
         f"* {config.name}: {_genbench_description(source, config)}" for config in source.configs
     ]
     return "\n".join([*lines, ""])
-
-
-def _previous_files(target: Path) -> list[Path]:
-    """The files an earlier export into ``target`` wrote (listed in its manifest)."""
-    try:
-        files = read_manifest(target).get("files", {})
-    except DataError:
-        return []
-    found = []
-    for name in files:
-        with contextlib.suppress(DataError):  # a name outside the folder is not ours to delete
-            found.append(confined(target, name, what="file", source=str(target / MANIFEST)))
-    return found

@@ -15,13 +15,12 @@ from symcomp.data.artifacts import (
     MANIFEST,
     file_record,
     move_into_place,
-    read_manifest,
+    previous_output,
     staging_in,
     write_json,
     writing_into,
 )
 from symcomp.data.splits import Split
-from symcomp.errors import DataError
 from symcomp.version import __version__
 
 FORMAT = "symcomp.sweep/1"
@@ -49,7 +48,7 @@ def write_sweep(
     """Write the splits of a sweep and its manifest into ``out``; return the manifest."""
     names = tuple(level_name(level) for level in splits)
     with writing_into(out, overwrite=overwrite, names=(*names, MANIFEST), kind="sweep"):
-        replaced = _previous(out)
+        replaced = previous_output(out, "sweep")
         with staging_in(out) as work:
             files: dict[str, Any] = {}
             levels: list[dict[str, Any]] = []
@@ -74,13 +73,3 @@ def write_sweep(
             write_json(work / MANIFEST, manifest)
             move_into_place(work, out, replaced)
     return manifest
-
-
-def _previous(out: Path) -> list[str]:
-    try:
-        manifest = read_manifest(out)
-    except DataError:
-        return []
-    listed = manifest.get("files")
-    names = [str(name) for name in listed] if isinstance(listed, Mapping) else []
-    return [MANIFEST, *(name for name in names if name.startswith("level-") and "/" not in name)]

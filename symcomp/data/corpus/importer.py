@@ -16,7 +16,6 @@ at the end: an interrupted or failed import leaves the previous pool (or none).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,9 +27,8 @@ from symcomp.data.artifacts import (
     MANIFEST,
     file_record,
     json_text,
-    manifest_kind,
     move_into_place,
-    read_manifest,
+    previous_output,
     staging_in,
     write_json,
     writing_into,
@@ -41,7 +39,7 @@ from symcomp.data.corpus.jsonl import JsonFields, read_jsonl
 from symcomp.data.corpus.rows import Row, column_spec
 from symcomp.data.corpus.tsv import TsvColumns, read_tsv
 from symcomp.data.generate import FORMAT
-from symcomp.data.safe_paths import check_name, confined
+from symcomp.data.safe_paths import check_name
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
 from symcomp.version import __version__
@@ -248,7 +246,7 @@ def import_corpus(
     formats = [format_of(source, options.format) for source in sources]
     names = (EXAMPLES, MANIFEST, SPLITS, *(extractor.files if extractor else ()))
     with writing_into(out, overwrite=overwrite, names=names, kind="pool"):
-        replaced = previous_pool_files(out)
+        replaced = previous_output(out, "pool")
         with staging_in(out) as work:
             tally = _Tally()
             with (work / EXAMPLES).open("w", encoding="utf-8") as handle:
@@ -453,20 +451,3 @@ def published_splits(
                 parts["train"], dev, indices, {**meta, "test_part": name}
             )
     return splits
-
-
-def previous_pool_files(out: Path) -> list[str]:
-    """The files of the pool already in ``out`` (its manifest and what it lists)."""
-    try:
-        manifest = read_manifest(out)
-    except DataError:
-        return []
-    if manifest_kind(manifest) != "pool":
-        return []
-    listed = manifest.get("files")
-    found = [MANIFEST]
-    for name in listed if isinstance(listed, Mapping) else ():
-        with contextlib.suppress(DataError):  # a name outside the folder is not ours to move
-            path = confined(out, name, what="file", source=str(out / MANIFEST))
-            found.append(path.relative_to(out).as_posix())
-    return found
