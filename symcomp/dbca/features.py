@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from symcomp.dbca.compounds import CompoundSpec, Dag, extract, parent_child_pairs
+from symcomp.dbca.extractors.ngrams import ngrams
 from symcomp.dbca.weights import dbca_weights, raw_counts
 from symcomp.errors import DataError
 
@@ -269,32 +270,14 @@ def ngram_features(
     ``n``-grams of each text."""
     if n < 1:
         raise DataError(f"n-gram size must be at least 1, got {n}.")
-    check_atom_frequency(atom_frequency)
-    atom_ids: dict[str, int] = {}
-    gram_ids: dict[str, int] = {}
-    atom_rows, atom_cols = array.array("q"), array.array("q")
-    gram_rows, gram_cols = array.array("q"), array.array("q")
-    number = -1
-    for number, text in enumerate(texts):
-        tokens = text.split()
-        atom_cols.extend(atom_ids.setdefault(token, len(atom_ids)) for token in tokens)
-        atom_rows.extend([number] * len(tokens))
-        grams = dict.fromkeys(" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-        gram_cols.extend(gram_ids.setdefault(gram, len(gram_ids)) for gram in grams)
-        gram_rows.extend([number] * len(grams))
-    n_examples = number + 1
-    atoms = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
-    # atom names sorted for readability: renumber columns alphabetically
-    atoms, atom_names = _sorted_columns(atoms, _names(atom_ids))
-    compounds = _count_matrix(gram_rows, gram_cols, n_examples, len(gram_ids))
-    compounds, gram_names = _sorted_columns(compounds, _names(gram_ids))
+    features = set_features((ngrams(text, n) for text in texts), atom_frequency=atom_frequency)
     description = {
         "compounds": "ngrams",
         "n": n,
         "weighting": "counts",
         "atom_frequency": atom_frequency,
     }
-    return Features(atoms, compounds, atom_names, gram_names, description, compounds, gram_names)
+    return features.with_description(description)
 
 
 def set_features(

@@ -24,8 +24,7 @@ from typing import Any
 
 from symcomp.data.artifacts import json_object
 from symcomp.data.corpus.jsonl import JsonFields, record_row
-from symcomp.data.corpus.rows import Row
-from symcomp.data.corpus.tsv import lines_of
+from symcomp.data.corpus.rows import Row, lines_of
 from symcomp.errors import DataError
 
 PART_NAMES = {"validation": "dev", "valid": "dev", "dev": "dev"}

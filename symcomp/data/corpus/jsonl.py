@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.data.artifacts import json_object
-from symcomp.data.corpus.rows import Row, split_fields
-from symcomp.data.corpus.tsv import lines_of
+from symcomp.data.corpus.rows import Row, lines_of, split_fields
 from symcomp.errors import DataError
 
 

@@ -8,8 +8,9 @@ A row holds the example's fields as symcomp writes them into ``examples.jsonl`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from symcomp.errors import DataError
@@ -85,3 +86,21 @@ def split_fields(
         else:
             meta[key] = value
     return meta, kept
+
+
+def lines_of(path: Path) -> Iterator[tuple[int, str]]:
+    """(1-based number, text without its line break) of every line of a UTF-8 file; bytes
+    that are not UTF-8 are a :class:`DataError` naming the line."""
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise DataError(
+                        f"{path}:{number}: byte {raw[error.start]:#04x} at column "
+                        f"{error.start + 1} is not UTF-8; save the file as UTF-8."
+                    ) from None
+                yield number, text.rstrip("\r\n")
+    except OSError as error:
+        raise DataError(f"{path}: cannot read it ({error.strerror or error}).") from None

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from symcomp.data.corpus.rows import Row
+from symcomp.data.corpus.rows import Row, lines_of
 from symcomp.errors import DataError
 
 
@@ -99,21 +99,3 @@ def _row(
     meta = {names[i]: cell for i, cell in enumerate(cells) if i not in used}
     example_id = None if identifier is None else cells[identifier]
     return Row(cells[source], cells[target], str(path), number, example_id, meta)
-
-
-def lines_of(path: Path) -> Iterator[tuple[int, str]]:
-    """(1-based number, text without its line break) of every line of a UTF-8 file; bytes
-    that are not UTF-8 are a :class:`DataError` naming the line."""
-    try:
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise DataError(
-                        f"{path}:{number}: byte {raw[error.start]:#04x} at column "
-                        f"{error.start + 1} is not UTF-8; save the file as UTF-8."
-                    ) from None
-                yield number, text.rstrip("\r\n")
-    except OSError as error:
-        raise DataError(f"{path}: cannot read it ({error.strerror or error}).") from None

@@ -92,6 +92,7 @@ class Factory(Protocol):
 
 
 _factories: dict[str, Factory | str] = {}
+_entry_points_read: list[bool] = []  # non-empty once the entry points are read
 
 
 def register_extractor(name: str, factory: Factory | str) -> None:
@@ -100,9 +101,11 @@ def register_extractor(name: str, factory: Factory | str) -> None:
 
 
 def available_extractors() -> list[str]:
-    """Names of every registered extractor, sorted."""
-    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        _factories.setdefault(entry.name, entry.value)
+    """Names of every registered extractor, sorted (entry points are read once)."""
+    if not _entry_points_read:
+        for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            _factories.setdefault(entry.name, entry.value)
+        _entry_points_read.append(True)
     return sorted(_factories)
 
 
