@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 
 from symcomp._util import did_you_mean
 from symcomp.core.language import Language
@@ -112,7 +113,7 @@ def load_plugins(specs: Iterable[str]) -> None:
         _loaded_plugins.add(spec)
         try:
             if spec.endswith(".py") or os.sep in spec:
-                _import_file(Path(spec))
+                import_file(Path(spec))
             else:
                 importlib.import_module(spec)
         except SymcompError:
@@ -140,13 +141,16 @@ def load_plugins_from_environment() -> None:
     load_plugins(value.split(os.pathsep) if value else [])
 
 
-def _import_file(path: Path) -> None:
+def import_file(path: Path, prefix: str = "symcomp_plugin") -> ModuleType:
+    """Import the Python file ``path`` as the module ``<prefix>_<stem>`` (plugins, and the
+    ``python:FILE.py:FUNCTION`` extractors); OSError or ImportError when it cannot be."""
     if not path.is_file():
         raise OSError(f"no such file {path}")
-    module_name = f"symcomp_plugin_{path.stem}"
+    module_name = f"{prefix}_{path.stem}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
+    return module

@@ -16,11 +16,11 @@ import hashlib
 import importlib
 import importlib.util
 import itertools
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.registry import import_file
 from symcomp.dbca.extractors.base import AtomsAndCompounds, Extractor, no_options
 from symcomp.errors import DataError
 
@@ -64,14 +64,7 @@ def _module(where: str) -> Any:
         path = Path(where)
         if not path.is_file():
             raise DataError(f"python:{where}: no such file; give the path of a .py file.")
-        module_name = f"symcomp_extractor_{path.stem}"
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise DataError(f"python:{where}: cannot be imported as a module.")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-        return module
+        return import_file(path, "symcomp_extractor")  # its own errors: load_function
     try:
         return importlib.import_module(where)
     except ModuleNotFoundError:
