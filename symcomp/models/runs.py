@@ -18,6 +18,7 @@ run, e.g. PCFG SET's localism reuses the task run).
 from __future__ import annotations
 
 import json
+import logging
 import platform
 import re
 import time
@@ -41,12 +42,13 @@ from symcomp.models.tasks import PAIR_SEPARATOR, Task, same, split_pair
 from symcomp.models.trainer import CHECKPOINTS, RESUME, Progress, Trainer
 from symcomp.models.trees import Node
 from symcomp.models.vocab import Labels, Vocab, tokenize
-from symcomp.models.zoo import RunConfig, build_task, tree_parser
+from symcomp.models.zoo import RunConfig, build_task, on_device, same_weights, tree_parser
 from symcomp.suites.format import TestEntry
 from symcomp.suites.reading import Suite, SuiteTest
 from symcomp.version import __version__
 
 FORMAT = "symcomp-run"
+log = logging.getLogger(__name__)
 RUNSET = "runs.json"
 
 
@@ -131,6 +133,9 @@ def train_run(
 
     ``clock`` replaces the time budget's clock (seconds; tests pass a fake one)."""
     where = resolve_device(device)
+    config, note = on_device(config, where)
+    if note:
+        log.warning(note)
     _check_fits(config, data)
     _prepare(out, resume=resume, overwrite=overwrite)
     if resume:
@@ -143,7 +148,7 @@ def train_run(
     else:
         vocab = vocabularies(config, data.train, parse)
         write_json(out / "vocab.json", vocab)
-        write_json(out / "config.json", _config_file(config, data, where))
+        write_json(out / "config.json", _config_file(config, data, where, note))
     task = make_task(config, vocab, data.language)
     task.attach(data.train, data.dev)
     trainer = Trainer(config.train, task, out, where, progress, clock)
@@ -192,7 +197,9 @@ def _check_fits(config: RunConfig, data: SuiteTest) -> None:
 def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:
     """A run continues only with its own model, on its own data, from a saved epoch."""
     saved = run_config(out)
-    if saved.get("model") != config.model or saved.get("model_config") != config.model_config:
+    if saved.get("model") != config.model or not same_weights(
+        dict(saved.get("model_config") or {}), config.model_config
+    ):
         raise DataError(
             f"{out} is a run of {saved.get('model')!r} with other model settings; `resume` "
             f"continues a run with the model it was started with ({config.model!r} given)."
@@ -296,7 +303,9 @@ def _remove(paths: set[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
-def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> dict[str, Any]:
+def _config_file(
+    config: RunConfig, data: SuiteTest, device: torch.device, note: str | None
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
         **config.to_json(),
@@ -314,6 +323,7 @@ def _config_file(config: RunConfig, data: SuiteTest, device: torch.device) -> di
             "torch": torch.__version__,
             "python": platform.python_version(),
             "device": str(device),
+            "notes": [note] if note else [],
         },
     }
 
@@ -414,6 +424,10 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     if not vocab_file.is_file():
         raise DataError(f"{path}: vocab.json is missing; the run is incomplete: train it again.")
     vocab = _read_json(vocab_file)
+    where = resolve_device(device)
+    config, note = on_device(config, where)
+    if note:
+        log.warning(note)
     try:
         task = make_task(config, vocab, language)
     except (KeyError, TypeError, ValueError) as error:
@@ -425,7 +439,6 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     weights = path / CHECKPOINTS / f"epoch-{chosen:03d}.pt"
     if not weights.is_file():
         raise DataError(f"{path}: no checkpoint for epoch {chosen} ({weights}).")
-    where = resolve_device(device)
     state = load_torch_file(weights, where)
     try:
         task.module.load_state_dict(state)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+import torch
 from torch import nn
 
 from symcomp._util import did_you_mean
@@ -43,7 +44,7 @@ from symcomp.models.tasks import (
 )
 from symcomp.models.trainer import TrainConfig
 from symcomp.models.transformer import Transformer, TransformerConfig
-from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig
+from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig, usable_backend
 from symcomp.models.trees import Node
 from symcomp.models.vocab import Labels, Vocab
 
@@ -105,6 +106,34 @@ class RunConfig:
             TaskConfig(**data["task"]),
             TrainConfig(**data["train"]),
         )
+
+
+# settings that change how a model computes, not what it computes: a run may continue (or be
+# loaded) with another value, since the weights and numbers are the same
+COMPUTATION_ONLY = frozenset({"backend"})
+
+
+def on_device(config: RunConfig, device: torch.device) -> tuple[RunConfig, str | None]:
+    """The configuration a run uses on ``device``, and a note when a setting the device cannot
+    run (the tree-LSTM's DGL backend off the CPU) was replaced by one it can."""
+    backend = config.model_config.get("backend")
+    if backend is None:
+        return config, None
+    chosen, note = usable_backend(str(backend), device)
+    if note is None:
+        return config, None
+    changed = {**config.model_config, "backend": chosen}
+    return dataclasses.replace(config, model_config=changed), note
+
+
+def same_weights(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """True when two model configurations build the same network (they may differ in
+    :data:`COMPUTATION_ONLY` settings)."""
+
+    def kept(settings: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in settings.items() if k not in COMPUTATION_ONLY}
+
+    return kept(first) == kept(second)
 
 
 def model_spec(name: str) -> ModelSpec:

@@ -4,6 +4,7 @@ with a naive node-by-node recursive evaluation of Tai et al.'s equations."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -56,7 +57,9 @@ def naive(model: TreeLSTM, node: Node) -> tuple[torch.Tensor, torch.Tensor]:
 def test_backends_and_recursion_agree(variant: Literal["childsum", "nary"]) -> None:
     rng = random.Random(7)
     trees = [random_tree(rng, depth=5, arity=3) for _ in range(12)]
-    config = TreeLSTMConfig(embedding=8, hidden=10, variant=variant, arity=3, dropout=0.0)
+    config = TreeLSTMConfig(
+        embedding=8, hidden=10, variant=variant, arity=3, dropout=0.0, backend="dgl"
+    )
     torch.manual_seed(0)
     model = TreeLSTM(config, 4 + len(LABELS))
     twin = TreeLSTM(TreeLSTMConfig(**{**config.__dict__, "backend": "torch"}), 4 + len(LABELS))
@@ -98,3 +101,45 @@ def test_parse_trees_of_a_language_and_folding() -> None:
     assert sorted(folded.labels()) == sorted([*node.labels(), "string@"])
     with pytest.raises(ValueError, match="N-ary"):
         TreeBatch.build([node], lambda s: 4, arity=2)
+
+
+def test_dgl_off_the_cpu_falls_back_to_torch() -> None:
+    """DGL's only wheel is CPU-only: a run asking for it on another device uses the pure-torch
+    backend, with a note, and its other settings unchanged (no GPU needed: the decision and
+    the torch backend on a device that is not the CPU, torch's shape-only ``meta``)."""
+    from symcomp.models.zoo import on_device, resolve
+
+    asked = resolve("treelstm", "tiny", ["backend=dgl", "variant=nary"])
+    kept, no_note = on_device(asked, torch.device("cpu"))
+    assert kept == asked and no_note is None
+    used, note = on_device(asked, torch.device("cuda"))
+    assert used.model_config == {**asked.model_config, "backend": "torch"}
+    assert note is not None and "CPU-only" in note and "backend=torch" in note
+    assert resolve("treelstm", "tiny").model_config["backend"] == "torch"  # the default
+
+    batch = TreeBatch.build([Node("a", (Node("b"), Node("c")))], lambda s: 4, arity=2)
+    model = TreeLSTM(TreeLSTMConfig(**used.model_config), 5).to("meta")
+    assert model(batch.to(torch.device("meta"))).shape == (1, 16)
+
+
+@pytest.mark.parametrize("variant", ["childsum", "nary"])
+def test_training_gives_the_same_numbers_with_either_backend(variant: str, tmp_path: Path) -> None:
+    from symcomp.models.runs import read_metrics, run_config, train_run
+    from symcomp.models.zoo import resolve
+    from symcomp.suites.reading import Suite
+
+    builder = symcomp.get_language("arithmetic").suite_builder()
+    assert builder is not None
+    builder.build(
+        tmp_path / "coba", builder.make({"in_domain": 120, "generalisation": 20, "export": False})
+    )
+    data = Suite.read(tmp_path / "coba").test("random")
+    runs = {}
+    for backend in ("dgl", "torch"):
+        sets = [f"backend={backend}", f"variant={variant}", "epochs=2", "dropout=0.1"]
+        summary = train_run(data, resolve("treelstm", "tiny", sets), tmp_path / backend)
+        losses = [row["train_loss"] for row in read_metrics(tmp_path / backend)]
+        runs[backend] = (summary["test_accuracy"], losses)
+        assert run_config(tmp_path / backend)["model_config"]["backend"] == backend
+    assert runs["dgl"][0] == runs["torch"][0]
+    assert runs["dgl"][1] == pytest.approx(runs["torch"][1], abs=1e-5)
