@@ -56,6 +56,7 @@ def reproduce(
     for an earlier reproduction. Files symcomp did not write are never replaced."""
     from symcomp.papers import get_paper
     from symcomp.papers.runner import reproduce as run_reproduction
+    from symcomp.papers.runner import verdict
 
     target = out or Path("runs") / f"{paper}-{scale}"
     say = None if quiet(ctx) else (lambda message: click.echo(f"  {message}", err=True))
@@ -70,9 +71,13 @@ def reproduce(
         command=command,
         overwrite=overwrite,
     )
+    larger = {"tiny": "small", "small": "paper"}.get(scale)
     for finding in results["findings"]:
-        mark = "reproduced" if finding["reproduced"] else "NOT reproduced"
-        click.echo(f"{mark}: {finding['finding']} ({finding['symcomp']})")
+        line = f"{verdict(finding)}: {finding['finding']} ({finding['symcomp']})"
+        if finding["reproduced"] is None:  # what was measured says why
+            line = f"{verdict(finding)} ({finding['symcomp']}): {finding['finding']}"
+            line += f"; --scale {larger} measures it" if larger else ""
+        click.echo(line)
     click.echo(f"report: {target / 'report.md'}")
     for figure in results["figures"]:
         click.echo(f"figure: {target / 'figures' / figure}")

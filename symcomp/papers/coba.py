@@ -18,7 +18,7 @@ from typing import Any
 
 from symcomp.papers import figures
 from symcomp.papers.plan import Outcome, RunSpec
-from symcomp.papers.runner import table
+from symcomp.papers.runner import findings_table, table
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")
 # (model, label, settings beyond the preset)
@@ -146,10 +146,7 @@ class CobA:
                 "finding is checked below.",
                 table(["partition", *names], rows),
                 "## Findings",
-                table(
-                    ["finding", "paper", "symcomp", "reproduced"],
-                    [[f["finding"], f["paper"], f["symcomp"], f["reproduced"]] for f in findings],
-                ),
+                findings_table(findings),
                 f"![RMSE by partition](figures/{figure.name})",
             ]
         )

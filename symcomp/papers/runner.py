@@ -22,7 +22,7 @@ from __future__ import annotations
 import platform
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +251,25 @@ def _footer(results: dict[str, Any]) -> str:
         f"{results['cpu_seconds'] / 60:.1f} CPU-minutes and {results['wall_seconds'] / 60:.1f} "
         f"wall-minutes in all (including data, scoring and finished runs reused), on "
         f"{results['machine']}, device {results['device']}, symcomp {results['symcomp']}.\n"
+    )
+
+
+def verdict(finding: Mapping[str, Any]) -> str:
+    """How a finding came out; ``reproduced`` is None when the scale cannot measure it.
+
+    >>> [verdict({"reproduced": r}) for r in (True, False, None)]
+    ['reproduced', 'NOT reproduced', 'not measurable at this scale']
+    """
+    if finding["reproduced"] is None:
+        return "not measurable at this scale"
+    return "reproduced" if finding["reproduced"] else "NOT reproduced"
+
+
+def findings_table(findings: Sequence[Mapping[str, Any]]) -> str:
+    """The findings of a report, the paper's claim beside symcomp's measurement."""
+    return table(
+        ["finding", "paper", "symcomp", "reproduced"],
+        [[f["finding"], f["paper"], f["symcomp"], verdict(f)] for f in findings],
     )
 
 

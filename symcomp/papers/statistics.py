@@ -6,6 +6,10 @@
 (-1.0, 0.0)
 >>> ranks([3.0, 1.0, 3.0])
 [2.5, 1.0, 2.5]
+>>> falls([(0.1, 0.9), (0.4, 0.6), (0.8, 0.1)], below=-0.8)
+(True, 'Spearman rho = -1.000 over 3 levels')
+>>> falls([(0.1, 0.9), (0.8, 0.1)], below=-0.8)
+(None, '2 levels, too few for a trend')
 """
 
 from __future__ import annotations
@@ -47,3 +51,18 @@ def trend(points: Sequence[tuple[float, float]]) -> float:
     if len(points) < 3:
         return 0.0
     return spearman([x for x, _y in points], [y for _x, y in points])
+
+
+def falls(points: Sequence[tuple[float, float]], below: float) -> tuple[bool | None, str]:
+    """Whether y falls as x rises (Spearman's rho under ``below``) and what was measured.
+
+    None instead of a verdict when the points cannot show a trend: fewer than three levels,
+    or the same y at every level (no model output differs, e.g. accuracy 0 everywhere)."""
+    levels = len(points)
+    if levels < 3:
+        return None, f"{levels} levels, too few for a trend"
+    values = {y for _x, y in points}
+    if len(values) == 1:
+        return None, f"accuracy {values.pop():.3f} at all {levels} levels"
+    rho = trend(points)
+    return rho < below, f"Spearman rho = {rho:.3f} over {levels} levels"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.papers.plan import Outcome, RunSpec
-from symcomp.papers.runner import table
+from symcomp.papers.runner import findings_table, table
 
 Scores = dict[str, dict[str, list[dict[str, Any]]]]  # architecture -> test -> results per seed
 KEEP = (
@@ -121,10 +121,7 @@ class SuitePaper:
                 "published, or not scored at this scale). " + self.paper_note,
                 table(header, rows),
                 "## Findings",
-                table(
-                    ["finding", "paper", "symcomp", "reproduced"],
-                    [[f["finding"], f["paper"], f["symcomp"], f["reproduced"]] for f in findings],
-                ),
+                findings_table(findings),
                 *[f"![{p.stem.replace('_', ' ')}](figures/{p.name})" for p in pictures],
             ]
         )

@@ -37,6 +37,52 @@ def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tmp_p
     report = (out / "report.md").read_text()
     assert "## Findings" in report and "## How this was run" in report
     assert "paper" in report and results["findings"] is not None
+    for finding in results["findings"]:  # a verdict, or an honest "cannot tell at this scale"
+        assert finding["reproduced"] in (True, False, None)
+        if finding["reproduced"] is None:
+            assert f"not measurable at this scale ({finding['symcomp']})" in text
+            assert "--scale small measures it" in text
+
+
+def test_the_tiny_keysers_reproduction_ends_in_a_finding_not_a_failure(tmp_path: Path) -> None:
+    """Two levels (random, MCD) cannot show a trend: the demo's command says so."""
+    out = tmp_path / "k"
+    code, text = run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")
+    assert code == 0, text
+    assert "NOT reproduced" not in text
+    assert (
+        "not measurable at this scale (2 splits, too few for a trend): LSTM+attention: "
+        "accuracy falls as compound divergence rises (Spearman rho < -0.8); --scale small "
+        "measures it"
+    ) in text
+    results = json.loads((out / "results.json").read_text())
+    rows = {row[0]: row for row in results["tables"]["accuracy"]["rows"]}
+    assert set(rows) == {"random", "mcd"} and rows["mcd"][1] > rows["random"][1]
+    report = (out / "report.md").read_text()
+    assert "## The MCD split beside the paper's Table 4" in report and "6.1 ± 1.7" in report
+
+
+def test_keysers_correlates_over_every_level_up_to_the_mcd_split(tmp_path: Path) -> None:
+    from symcomp.papers.keysers2020 import PAPER
+    from symcomp.papers.plan import Outcome, RunSpec
+
+    levels = {"random": 0.05, "dc-0.30": 0.3, "dc-0.60": 0.6, "mcd": 0.83}
+    accuracy = {"random": 0.9, "dc-0.30": 0.7, "dc-0.60": 0.4, "mcd": 0.1}
+    outcomes = [
+        Outcome(
+            RunSpec(test, "lstms2s", label="LSTM+attention"),
+            {"test_accuracy": accuracy[test]},
+            {"compound_divergence": dc, "atom_divergence": 0.01},
+        )
+        for test, dc in levels.items()
+    ]
+    (tmp_path / "figures").mkdir()
+    result = PAPER.report(outcomes, tmp_path, "small")
+    (finding,) = result["findings"]
+    assert finding["reproduced"] is True
+    assert finding["symcomp"] == "Spearman rho = -1.000 over 4 splits"
+    assert "| LSTM+attention | 6.1 ± 1.7 | 10.0 |" in result["markdown"]
+    assert "D_C 0.830" in result["markdown"]
 
 
 def test_a_rerun_keeps_finished_runs(tmp_path: Path) -> None:
