@@ -24,6 +24,7 @@ class RunSpec:
     sets: tuple[str, ...] = ()  # key=value overrides (symcomp.models.zoo.resolve)
     seed: int = 0
     label: str = ""  # the architecture's name in tables and figures (default: model)
+    scored: tuple[str, ...] = ("*",)  # the tests the run is scored on (shell patterns)
 
     @property
     def name(self) -> str:

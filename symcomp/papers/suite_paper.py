@@ -44,6 +44,17 @@ class SuiteScale:
     sets: tuple[str, ...]
     architectures: tuple[tuple[str, str], ...]
     spec_changes: Mapping[str, Any] = field(default_factory=dict)  # spec fields not options
+    # the tests trained and scored (shell patterns): a CPU scale may keep the ones it can
+    # measure in its budget; the others show n/a
+    tests: tuple[str, ...] = ("*",)
+
+    def measures(self, test: str) -> bool:
+        """Whether this scale trains and scores ``test``.
+
+        >>> SuiteScale({}, (0,), "small", (), (), tests=("task", "sys*")).measures("localism")
+        False
+        """
+        return any(fnmatchcase(test, pattern) for pattern in self.tests)
 
 
 @dataclass(frozen=True)
@@ -79,9 +90,10 @@ class SuitePaper:
         from symcomp.suites.reading import Suite
 
         config = self.scales[scale]
-        trained = [t for t, source in suite_plan(Suite.read(suite)).items() if source == t]
+        plan = suite_plan(Suite.read(suite))
+        trained = [t for t, source in plan.items() if source == t and config.measures(t)]
         return [
-            RunSpec(test, model, config.preset, config.sets, seed + s, label)
+            RunSpec(test, model, config.preset, config.sets, seed + s, label, config.tests)
             for test in trained
             for model, label in config.architectures
             for s in config.seeds
@@ -92,7 +104,11 @@ class SuitePaper:
         from symcomp.models.runs import runs_for_tests
         from symcomp.suites.reading import Suite
 
-        served = [t for t, r in runs_for_tests(run, Suite.read(suite)).items() if r is not None]
+        served = [
+            t
+            for t, r in runs_for_tests(run, Suite.read(suite)).items()
+            if r is not None and any(fnmatchcase(t, pattern) for pattern in spec.scored)
+        ]
         card = run_report_card(suite, run, served)["tests"]
         return {
             test: {k: v for k, v in result.items() if k in KEEP} for test, result in card.items()
@@ -135,12 +151,16 @@ class SuitePaper:
         """The card as bars, symcomp's and the paper's side by side (extend to add more)."""
         from symcomp.papers import figures
 
-        rows = list(self.card)
+        measured = {
+            row: [mean_at(scores.get(name, {}), *self.card[row]) for name in names]
+            for row in self.card
+        }
+        # rows this scale does not score stay in the report's table (n/a), not in the figure
+        rows = [row for row in self.card if any(v is not None for v in measured[row])]
+        rows = rows or list(self.card)
         series: dict[str, list[float | None]] = {}
-        for name in names:
-            series[f"{name} (symcomp)"] = [
-                mean_at(scores.get(name, {}), *self.card[row]) for row in rows
-            ]
+        for number, name in enumerate(names):
+            series[f"{name} (symcomp)"] = [measured[row][number] for row in rows]
             published = [self.paper_values.get(row, {}).get(name) for row in rows]
             if any(v is not None for v in published):
                 series[f"{name} (paper)"] = published
