@@ -439,7 +439,7 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     weights = path / CHECKPOINTS / f"epoch-{chosen:03d}.pt"
     if not weights.is_file():
         raise DataError(f"{path}: no checkpoint for epoch {chosen} ({weights}).")
-    state = load_torch_file(weights, where)
+    state = load_torch_file(weights, "cpu")  # the module is moved to `where` below
     try:
         task.module.load_state_dict(state)
     except (RuntimeError, TypeError, AttributeError) as error:

@@ -219,12 +219,15 @@ class Trainer:
         path = self.out / RESUME
         if not path.is_file():
             raise SymcompError(f"nothing to resume: {path} does not exist.")
-        state = load_torch_file(path, self.device)
+        # on the CPU: the RNG states must stay CPU byte tensors, and load_state_dict moves
+        # weights and optimiser state to the parameters' device itself
+        state = load_torch_file(path, "cpu")
         try:
             self.module.load_state_dict(state["module"])
             self.optimizer.load_state_dict(state["optimizer"])
             self.scheduler.load_state_dict(state["scheduler"])
-            self.scaler.load_state_dict(state["scaler"])
+            if state["scaler"]:  # empty when saved without fp16 (CPU, bf16): start it afresh
+                self.scaler.load_state_dict(state["scaler"])
             self.epoch, self.best, self.stale = state["epoch"], state["best"], state["stale"]
             self.seconds = state["seconds"]  # resuming continues even after an early stop
             self._rng = state["rng"]
@@ -247,7 +250,7 @@ class Trainer:
             rng = getattr(self, "_rng", None)
             if rng is not None:
                 torch.set_rng_state(rng["cpu"])
-                if "cuda" in rng:
+                if "cuda" in rng and self.device.type == "cuda":
                     torch.cuda.set_rng_state(rng["cuda"], self.device)
             while not self.done and self.epoch < self.config.epochs:
                 self._epoch()

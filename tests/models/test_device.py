@@ -26,6 +26,11 @@ def test_auto_and_amp_choose_cuda_when_it_is_reported(monkeypatch: pytest.Monkey
     assert amp_dtype(device, "auto") is torch.float16 and amp_dtype(device, "off") is None
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kw: True)
     assert amp_dtype(device, "on") is torch.bfloat16
+    # a pre-Ampere GPU supports bf16 only by emulation (slow): fp16 with a gradient scaler
+    monkeypatch.setattr(
+        torch.cuda, "is_bf16_supported", lambda including_emulation=True: including_emulation
+    )
+    assert amp_dtype(device, "auto") is torch.float16
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")

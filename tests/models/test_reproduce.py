@@ -133,3 +133,64 @@ def test_paper_rows_average_the_tests_a_pattern_names() -> None:
     assert mean_at(tests, "protocol-I/o1/object", ("accuracy",)) == 0.0
     assert mean_at(tests, "protocol-II/*", ("accuracy",)) is None
     assert breakdown(tests, "protocol-I/*/plain", "by_depth") == [(1.0, 0.5)]
+
+
+def test_hupkes_checks_table1_ordering_per_model() -> None:
+    from symcomp.papers.hupkes2020 import PAPER
+
+    def scores(task: float, systematicity: float, productivity: float) -> dict[str, Any]:
+        return {
+            "task": [{"accuracy": task}],
+            "systematicity": [{"accuracy": systematicity}],
+            "productivity": [{"accuracy": productivity}],
+        }
+
+    found = PAPER.findings(
+        {
+            "LSTMS2S": scores(0.3, 0.1, 0.05),
+            "ConvS2S": scores(0.3, 0.05, 0.1),
+            "Transformer": scores(0.2, 0.0, 0.0),
+        },
+        ["LSTMS2S", "ConvS2S", "Transformer"],
+    )
+    ordering = {f["finding"].split(":")[0]: f for f in found if "Table 1" in f["finding"]}
+    assert ordering["LSTMS2S"]["reproduced"] is True
+    assert ordering["LSTMS2S"]["paper"] == "0.79 > 0.53 > 0.30"
+    assert ordering["ConvS2S"]["reproduced"] is False
+    assert ordering["Transformer"]["reproduced"] is None  # zeros cannot be ordered
+    assert "cannot be ordered" in ordering["Transformer"]["symcomp"]
+
+
+def test_small_scales_train_only_the_tests_they_measure(tmp_path: Path) -> None:
+    from symcomp.papers.hupkes2020 import PAPER
+
+    small = PAPER.scales["small"]
+    assert [small.measures(t) for t in ("task", "systematicity", "productivity")] == [True] * 3
+    assert not small.measures("localism") and not small.measures("substitutivity/primitive")
+    assert PAPER.scales["paper"].measures("localism")
+
+
+def test_bar_figures_are_readable() -> None:
+    """Long group names never overlap one another, and the legend covers no bar."""
+    from symcomp.papers import figures
+    from symcomp.papers.hupkes2020 import PAPER
+
+    groups = list(PAPER.card)
+    series = {
+        f"{name} ({who})": [0.5] * len(groups)
+        for name in ("LSTMS2S", "ConvS2S", "Transformer")
+        for who in ("paper", "symcomp")
+    }
+    figure = figures.bar_figure(groups, series, title=PAPER.title, ylabel="accuracy")
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    (axes,) = figure.axes
+    labels = [t.get_window_extent(renderer) for t in axes.get_yticklabels()]
+    assert len(labels) == len(groups)
+    for number, box in enumerate(labels):
+        assert not any(box.overlaps(other) for other in labels[number + 1 :])
+    legend = axes.get_legend().get_window_extent(renderer)
+    assert not legend.overlaps(axes.get_window_extent(renderer))
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
