@@ -183,7 +183,7 @@ def test_bar_figures_are_readable() -> None:
     }
     figure = figures.bar_figure(groups, series, title=PAPER.title, ylabel="accuracy")
     figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    renderer = figure.canvas.get_renderer()
     (axes,) = figure.axes
     labels = [t.get_window_extent(renderer) for t in axes.get_yticklabels()]
     assert len(labels) == len(groups)
