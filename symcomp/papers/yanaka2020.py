@@ -13,12 +13,12 @@ place, object position), and drops for depths beyond those trained on (Protocol 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
-from symcomp.papers.statistics import trend
+from symcomp.papers.statistics import falls
 from symcomp.papers.suite_paper import Scores, SuitePaper, SuiteScale, breakdown, mean_at
 
 ARCHITECTURES = (("lstm", "LSTM"), ("treelstm", "TreeLSTM"), ("bert", "BERT (from scratch)"))
@@ -49,33 +49,42 @@ class Yanaka2020(SuitePaper):
         found = []
         for name in names:
             tests = scores.get(name, {})
-            plain = mean_at(tests, "protocol-I/*/plain", ("accuracy",))
-            changed = [mean_at(tests, f"protocol-I/*/{v}", ("accuracy",)) for v in VARIANTS[1:]]
-            shown = [c for c in changed if c is not None]
-            found.append(
-                {
-                    "finding": f"{name}: Protocol I accuracy drops when the structure changes",
-                    "paper": "plain test sentences above fronted-adverb, fronted-place and "
-                    "object-position ones (the abstract: accuracy drops when structures change)",
-                    "symcomp": f"plain {_shown(plain)}; changed {', '.join(map(_shown, changed))}",
-                    "reproduced": plain is not None
-                    and bool(shown)
-                    and plain > sum(shown) / len(shown),
-                }
-            )
-            points = breakdown(tests, PRODUCTIVITY, "by_depth")
-            rho = trend(points)
+            found.append(_structure_finding(name, tests))
+            reproduced, measured = falls(breakdown(tests, PRODUCTIVITY, "by_depth"), below=-0.5)
             found.append(
                 {
                     "finding": f"{name}: accuracy falls at depths beyond training",
                     "paper": "trained on shallow depths, accuracy decreases on deeper "
                     "embeddings (Protocol III, productivity)",
-                    "symcomp": f"Spearman rho = {rho:.3f} over test depths "
-                    f"{[int(p[0]) for p in points]}",
-                    "reproduced": len(points) > 2 and rho < -0.5,
+                    "symcomp": measured.replace("levels", "test depths"),
+                    "reproduced": reproduced,
                 }
             )
         return found
+
+
+# Accuracy a learnt encoder reaches on Protocol I's plain test before a drop can be told from
+# noise (two labels, balanced: chance is 0.5; at 600 test pairs 0.6 is four standard errors)
+LEARNT = 0.6
+
+
+def _structure_finding(name: str, tests: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    plain = mean_at(tests, "protocol-I/*/plain", ("accuracy",))
+    changed = [mean_at(tests, f"protocol-I/*/{v}", ("accuracy",)) for v in VARIANTS[1:]]
+    shown = [c for c in changed if c is not None]
+    measured = f"plain {_shown(plain)}; changed {', '.join(map(_shown, changed))}"
+    reproduced: bool | None = None
+    if plain is None or not shown or plain < LEARNT:  # at chance: nothing learnt to lose
+        measured += f" (plain below {LEARNT}: the encoder did not learn the plain test)"
+    else:
+        reproduced = plain > sum(shown) / len(shown)
+    return {
+        "finding": f"{name}: Protocol I accuracy drops when the structure changes",
+        "paper": "plain test sentences above fronted-adverb, fronted-place and "
+        "object-position ones (the abstract: accuracy drops when structures change)",
+        "symcomp": measured,
+        "reproduced": reproduced,
+    }
 
 
 def _shown(value: float | None) -> str:
@@ -109,12 +118,26 @@ PAPER = Yanaka2020(
             ("epochs=2", "dev_limit=10", "threads=1"),
             (ARCHITECTURES[0],),
         ),
+        # Where every encoder learns on a CPU (issue 25, measured on Protocol I's last step):
+        # an 8k pool gives 650 training pairs per step and every encoder stays at chance on the
+        # plain test (dev 1.0: it memorises); a 32k pool gives 2,700 and the tree-LSTM reaches
+        # 0.94, the LSTM 0.86. So: a 32k pool, the two findings' tests (Protocol I's last step,
+        # Protocol III trained on depth 1), every run to its CPU budget (no early stop on a dev
+        # set that is learnt in a few epochs)
         "small": SuiteScale(
-            {"n": 8000, "permutations": 1, "profile": "paper", "export": False},
+            {"n": 32_000, "permutations": 1, "profile": "paper", "export": False},
             (0,),
             "small",
-            ("epochs=40", "max_minutes=0.5", "budget_clock=cpu", "threads=1", "dev_limit=200"),
+            (
+                "epochs=40",
+                "patience=0",
+                "max_minutes=1.0",
+                "budget_clock=cpu",
+                "threads=1",
+                "dev_limit=200",
+            ),
             ARCHITECTURES,
+            tests=("protocol-I/*/S4/*", PRODUCTIVITY),
         ),
         "paper": SuiteScale(
             {"n": 320_000, "profile": "paper", "export": False},
