@@ -47,8 +47,6 @@ class SuiteScale:
     # the tests trained and scored (shell patterns): a CPU scale may keep the ones it can
     # measure in its budget; the others show n/a
     tests: tuple[str, ...] = ("*",)
-    # settings for one model only (after ``sets``): an encoder that learns slower gets more time
-    model_sets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def measures(self, test: str) -> bool:
         """Whether this scale trains and scores ``test``.
@@ -95,15 +93,7 @@ class SuitePaper:
         plan = suite_plan(Suite.read(suite))
         trained = [t for t, source in plan.items() if source == t and config.measures(t)]
         return [
-            RunSpec(
-                test,
-                model,
-                config.preset,
-                (*config.sets, *config.model_sets.get(model, ())),
-                seed + s,
-                label,
-                config.tests,
-            )
+            RunSpec(test, model, config.preset, config.sets, seed + s, label, config.tests)
             for test in trained
             for model, label in config.architectures
             for s in config.seeds
