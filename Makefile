@@ -78,7 +78,7 @@ demo: $(STAMP)
 	@echo "== CobA baselines: random guessing and the constant mean (RMSE; lower is better)"
 	$(BIN)/symcomp evaluate $(DEMO)/arithmetic --model random-guess --model constant-mean
 	@echo "== reproduce a paper's finding at tiny scale: Keysers et al. 2020 on SCAN, accuracy vs"
-	@echo "   compound divergence (report and figure; --scale small takes ~45 CPU-minutes, see"
+	@echo "   compound divergence up to the MCD split (--scale small: ~40 CPU-minutes, see"
 	@echo "   docs/reproductions.md)"
 	$(BIN)/symcomp reproduce keysers2020 --scale tiny --device cpu --out $(DEMO)/keysers2020
 	@echo "== the same command again continues the reproduction in place: finished runs and scores are"
