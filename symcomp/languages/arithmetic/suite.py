@@ -60,7 +60,7 @@ from symcomp.languages.arithmetic.pool import PoolDistribution, log_probability
 from symcomp.languages.arithmetic.table1 import format_comparison
 from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import make_record, rng_for
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")
 MAX_DRAWS_PER_EXPRESSION = 20_000
@@ -201,15 +201,13 @@ def build(
             builder = _PartitionBuilder(language, spec, partition, pool)
             in_domain, generalisation, pairs = builder.build()
             _write_partition(writer, language, spec, partition, in_domain, generalisation, pairs)
-        header = {
-            "suite": "arithmetic",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": {"size": pool.size, "generator_draws": round(pool.draws)},
-        }
+        header = suite_header(
+            "arithmetic",
+            language,
+            spec.seed,
+            spec.describe(),
+            pool={"size": pool.size, "generator_draws": round(pool.draws)},
+        )
         return writer.finish(header, "CobA arithmetic partitions", INTRODUCTION)
 
 

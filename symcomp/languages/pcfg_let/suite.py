@@ -34,7 +34,7 @@ from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
 from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for, tokens
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import record_lines, unroll_record
 
 DEFINITIONS = {"paper": "pcfg-let", "notebook": "pcfg-let-notebook"}
@@ -176,15 +176,8 @@ def build(
                 records=small_records,
                 description=f"mirror never with {' or '.join(partners)} in train",
             )
-        header = {
-            "suite": "pcfg-let",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": {key: pool_manifest[key] for key in ("parameters", "limits", "filters")},
-        }
+        pool = {key: pool_manifest[key] for key in ("parameters", "limits", "filters")}
+        header = suite_header("pcfg-let", language, spec.seed, spec.describe(), pool=pool)
         return writer.finish(header, "PCFG-LET test suite", INTRODUCTION)
 
 

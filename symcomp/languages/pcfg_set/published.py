@@ -44,7 +44,7 @@ from symcomp.languages.pcfg_set.suite import (
     first_pair,
 )
 from symcomp.suites.builder import SuiteImporter
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import read_records
 
 CONDITIONS = ("equally_distributed", "primitive")
@@ -75,15 +75,13 @@ def import_published(
         for name, step in builder.steps():
             say(f"importing {name}")
             step()
-        header = {
-            "suite": "pcfg-set",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": None,
-            "parameters": {"construction": "published", "source": str(source.resolve())},
-            "prediction_tree": builder.layout,
-        }
+        header = suite_header(
+            "pcfg-set",
+            language,
+            None,
+            {"construction": "published", "source": str(source.resolve())},
+            prediction_tree=builder.layout,
+        )
         return writer.finish(header, "PCFG SET test suite (published data)", INTRODUCTION)
 
 

@@ -66,7 +66,7 @@ from symcomp.suites.common import (
     rng_for,
     tokens,
 )
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import record_lines, unroll_record
 
 Pair = tuple[str, str]
@@ -213,15 +213,8 @@ def build(
         ):
             say(f"building {name}")
             step()
-        header = {
-            "suite": "pcfg-set",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": {key: pool_manifest[key] for key in ("parameters", "limits", "filters")},
-        }
+        pool = {key: pool_manifest[key] for key in ("parameters", "limits", "filters")}
+        header = suite_header("pcfg-set", language, spec.seed, spec.describe(), pool=pool)
         return writer.finish(header, "PCFG SET test suite", INTRODUCTION)
 
 
