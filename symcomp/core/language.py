@@ -35,7 +35,7 @@ import networkx as nx
 from lark import Tree
 from lark.exceptions import VisitError
 
-from symcomp._util import Record
+from symcomp._util import Record, Seed, make_rng
 from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
@@ -50,13 +50,7 @@ if TYPE_CHECKING:  # the types of hooks that higher layers call (no runtime impo
     from symcomp.suites.builder import SuiteBuilder
     from symcomp.verify import Checker, VerifyOptions
 
-Seed = int | random.Random | None
 MAX_SAMPLE_ATTEMPTS = 100_000
-
-
-def make_rng(seed: Seed) -> random.Random:
-    """A private generator: from an int (or None for fresh entropy), or the given one."""
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
 class Language:

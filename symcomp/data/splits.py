@@ -19,12 +19,12 @@ the pool: in range, no repeats, the three parts disjoint.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Seed, make_rng
 from symcomp.data.artifacts import NonFiniteJsonError, atomic_writer, json_text, refuse_constant
 from symcomp.errors import DataError, OutputError
 
@@ -254,7 +254,7 @@ def random_split(
     size: int,
     *,
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10),
-    seed: int | random.Random = 0,
+    seed: Seed = 0,
     meta: Mapping[str, Any] | None = None,
 ) -> Split:
     """A seeded random split of ``range(size)``; parts are sorted index lists.
@@ -263,7 +263,7 @@ def random_split(
     """
     if any(f < 0 for f in fractions) or abs(sum(fractions) - 1) > 1e-9:
         raise DataError(f"split fractions must be >= 0 and sum to 1, got {fractions}.")
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = make_rng(seed)
     order = list(range(size))
     rng.shuffle(order)
     n_dev, n_test = round(fractions[1] * size), round(fractions[2] * size)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from symcomp._util import GeneratorSeed, make_generator
 from symcomp.dbca.features import SparseRows
 from symcomp.errors import DataError
 
@@ -96,7 +97,7 @@ def subsample(
     compounds: SparseRows,
     n: int,
     *,
-    seed: int | np.random.Generator = 0,
+    seed: GeneratorSeed = 0,
     uniform_complexity: bool = True,
     max_entropy: bool = True,
     candidates: int = CANDIDATES,
@@ -120,7 +121,7 @@ def subsample(
     candidates : int
         Candidates scored per greedy step.
     """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = make_generator(seed)
     levels = [int(c) for c in complexities] if uniform_complexity else [0] * len(complexities)
     quotas = complexity_quotas(levels, n)
     members: dict[int, list[int]] = {level: [] for level in quotas}
