@@ -25,13 +25,13 @@ where ``length``/``depth`` are the lower edges of the bins.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.data.artifacts import read_json
 from symcomp.errors import DataError
 
 FORMAT = "symcomp.length-depth-histogram/1"
@@ -117,17 +117,8 @@ class LengthDepthTarget:
 
     @classmethod
     def load(cls, path: Path) -> LengthDepthTarget:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise DataError(f"cannot read target histogram {path}: {error.strerror}.") from None
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
-        except (UnicodeDecodeError, RecursionError):
-            raise DataError(
-                f"{path}: not a JSON target histogram (not UTF-8 text, or nested too deeply)."
-            ) from None
-        return cls.from_json(data, str(path))
+        """The histogram in the JSON file ``path`` (see :meth:`from_json` for the format)."""
+        return cls.from_json(read_json(path, what="a target histogram"), str(path))
 
 
 def histogram(

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp._util import Seed, make_rng
-from symcomp.data.artifacts import NonFiniteJsonError, atomic_writer, json_text, refuse_constant
+from symcomp.data.artifacts import atomic_writer, json_text, read_json
 from symcomp.errors import DataError, OutputError
 
 PARTS = ("train", "dev", "test")
@@ -197,19 +197,7 @@ def _short(value: Any) -> str:
 
 def read_split(path: Path, pool_size: int | None = None) -> Split:
     """Read (and, given the pool size, check) a split file."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
-    except OSError as error:
-        raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
-    except NonFiniteJsonError as error:
-        raise DataError(f"{path}: {error}.") from None
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
-    except (UnicodeDecodeError, RecursionError):
-        raise DataError(
-            f"{path}: not a JSON split file (not UTF-8 or nested too deeply)."
-        ) from None
-    split = Split.from_json(data, str(path))
+    split = Split.from_json(read_json(path, what="a split"), str(path))
     if pool_size is not None:
         split.check(pool_size, str(path))
     return split
