@@ -29,7 +29,7 @@ extractors
 from __future__ import annotations
 
 import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -410,19 +410,3 @@ def _names(ids: dict[str, int]) -> tuple[str, ...]:
     for name, index in ids.items():
         names[index] = name
     return tuple(names)
-
-
-def iter_dags(items: Iterable[Any]) -> Iterator[Dag]:
-    """Turn networkx DAGs, node-link mappings or Lark trees into :class:`Dag` objects."""
-    import networkx as nx
-    from lark import Tree
-
-    for number, item in enumerate(items):
-        if isinstance(item, Dag):
-            yield item
-        elif isinstance(item, nx.DiGraph):
-            yield Dag.from_networkx(item, f"DAG {number}")
-        elif isinstance(item, Tree):
-            yield Dag.from_tree(item)
-        else:
-            yield Dag.from_node_link(item, f"derivation {number}")
