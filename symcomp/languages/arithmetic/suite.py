@@ -42,6 +42,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.splits import Split
 from symcomp.errors import GenerationError
 from symcomp.languages.arithmetic.expressions import (
@@ -58,7 +59,6 @@ from symcomp.languages.arithmetic.expressions import (
 )
 from symcomp.languages.arithmetic.pool import PoolDistribution, log_probability
 from symcomp.languages.arithmetic.table1 import format_comparison
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import make_record, rng_for
 from symcomp.suites.folder import SuiteWriter, suite_header
 

@@ -51,11 +51,11 @@ from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, GenerationError
 from symcomp.languages.monotonicity.lexicon import PHENOMENA, QUANTIFIERS
 from symcomp.languages.monotonicity.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for
 from symcomp.suites.folder import SuiteWriter, suite_header
 

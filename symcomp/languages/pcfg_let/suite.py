@@ -30,9 +30,9 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for, tokens
 from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import record_lines, unroll_record

@@ -32,6 +32,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteImporter
 from symcomp.data.safe_paths import resolves_inside
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
@@ -43,7 +44,6 @@ from symcomp.languages.pcfg_set.suite import (
     exception_output,
     first_pair,
 )
-from symcomp.suites.builder import SuiteImporter
 from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import read_records
 

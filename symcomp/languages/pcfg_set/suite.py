@@ -51,12 +51,12 @@ from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.resources import grammar_file
 from symcomp.core.sidecar import RepeatSpec
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.splits import Split, random_split
 from symcomp.errors import GenerationError
 from symcomp.languages.pcfg_set.functions import BINARY, UNARY
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import (
     contains_any,
     has_adjacent,
