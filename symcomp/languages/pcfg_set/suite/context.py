@@ -1,0 +1,39 @@
+"""What every test of the PCFG SET suite is built from: the pool, the task split, the spec and
+the folder being written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from symcomp._util import Record
+from symcomp.core.language import Language
+from symcomp.data.splits import Split
+from symcomp.languages.pcfg_set.suite.spec import PcfgSetSuiteSpec
+from symcomp.suites.folder import SuiteWriter
+
+
+@dataclass(frozen=True)
+class Context:
+    """The pool's ``records`` and the ``task`` split over them, which every test starts from."""
+
+    language: Language
+    spec: PcfgSetSuiteSpec
+    writer: SuiteWriter
+    records: list[Record]
+    task: Split
+
+    def dev(self, keep: Callable[[int], bool]) -> list[int]:
+        """A test's dev part: the task's dev set, filtered to the test's training condition
+        unless the construction is the paper's (one shared dev set)."""
+        if self.spec.construction == "paper":
+            return list(self.task.dev)
+        return [i for i in self.task.dev if keep(i)]
+
+
+def apply_function(
+    language: Language, function: str, arguments: Sequence[Sequence[str]]
+) -> list[str]:
+    """A function of the semantics applied to argument values (no parsing needed)."""
+    result: list[str] = getattr(language.semantics, function)([list(a) for a in arguments])
+    return result
