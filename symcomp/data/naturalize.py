@@ -25,12 +25,15 @@ where ``length``/``depth`` are the lower edges of the bins.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.language import Language
+from symcomp.core.resources import grammar_file
 from symcomp.data.artifacts import read_json
 from symcomp.errors import DataError
 
@@ -119,6 +122,20 @@ class LengthDepthTarget:
     def load(cls, path: Path) -> LengthDepthTarget:
         """The histogram in the JSON file ``path`` (see :meth:`from_json` for the format)."""
         return cls.from_json(read_json(path, what="a target histogram"), str(path))
+
+    @classmethod
+    def default_for(cls, language: Language) -> LengthDepthTarget | None:
+        """The histogram the language ships (its sidecar's ``naturalize_target``), or None.
+
+        >>> from symcomp.core.registry import get_language
+        >>> LengthDepthTarget.default_for(get_language("pcfg-set")).length_bin
+        5
+        """
+        name = language.grammar.sidecar.naturalize_target
+        if not name:
+            return None
+        packaged = grammar_file(name)  # inside the installed package: it may not be a Path
+        return cls.from_json(json.loads(packaged.read_text(encoding="utf-8")), str(packaged))
 
 
 def histogram(

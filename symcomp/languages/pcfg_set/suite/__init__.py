@@ -39,7 +39,6 @@ Each test is one module of this package (:data:`TESTS`: ``add_test(context)`` wr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -47,7 +46,6 @@ from typing import Any
 
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
-from symcomp.core.resources import grammar_file
 from symcomp.core.sidecar import RepeatSpec
 from symcomp.core.suite_builder import SuiteBuilder
 from symcomp.data.generate import PoolSpec, generate
@@ -162,12 +160,7 @@ def _generate_pool(language: Language, writer: SuiteWriter, spec: PcfgSetSuiteSp
         repeat = dict(language.grammar.sidecar.repeat)
         repeat["string"] = RepeatSpec.weighted(2, spec.string_length_weights)
         language = language.variant(language.name, repeat=repeat)
-    target = None
-    if spec.naturalize:
-        default = grammar_file(language.grammar.sidecar.naturalize_target or "")
-        target = LengthDepthTarget.from_json(
-            json.loads(default.read_text(encoding="utf-8")), str(default)
-        )
+    target = LengthDepthTarget.default_for(language) if spec.naturalize else None
     folder = writer.path(".pool/x").parent
     manifest = generate(
         language,
