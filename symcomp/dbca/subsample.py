@@ -17,7 +17,7 @@ random candidates of the level furthest behind and keeps the one that raises the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -141,6 +141,20 @@ def subsample(
             chosen.extend(picked)
         elif quota:
             pending[level] = list(members[level])
+    chosen += _greedy(pending, quotas, state, rng, candidates)
+    return sorted(chosen), state.value()
+
+
+def _greedy(
+    pending: dict[int, list[int]],
+    quotas: Mapping[int, int],
+    state: _Entropy,
+    rng: np.random.Generator,
+    candidates: int,
+) -> list[int]:
+    """Fill the ``pending`` levels to their quotas, each step from the level furthest behind,
+    with the best of ``candidates`` random members for the entropy (``state`` is updated)."""
+    chosen: list[int] = []
     taken = {level: 0 for level in pending}
     while pending:
         level = min(pending, key=lambda lv: (taken[lv] / quotas[lv], lv))
@@ -156,4 +170,4 @@ def subsample(
         taken[level] += 1
         if taken[level] == quotas[level]:
             del pending[level]
-    return sorted(chosen), state.value()
+    return chosen

@@ -427,23 +427,7 @@ def _write_partition(
     aux = {"statistics": f"{partition}/statistics.json"}
     kind = "value"
     if pairs:
-        ids = {record["input"]: record["id"] for record in records}
-        rows = [
-            {
-                "tuple": p["tuple"],
-                "representative": ids[p["representative"]],
-                "member": ids[p["member"]],
-                "level": p["level"],
-            }
-            for p in pairs
-        ]
-        writer.write_records(
-            f"{partition}/pairs.jsonl",
-            rows,
-            "evaluation pairs: an in-domain member and a generalisation member "
-            "of one tuple, with the level (swaps / operators evaluated)",
-        )
-        aux["pairs"] = f"{partition}/pairs.jsonl"
+        aux["pairs"] = _write_pairs(writer, partition, records, pairs)
         kind = "value-pairs"
     writer.add_test(
         partition,
@@ -454,6 +438,29 @@ def _write_partition(
         aux=aux,
         description=DESCRIPTIONS[partition],
     )
+
+
+def _write_pairs(
+    writer: SuiteWriter, partition: str, records: list[Record], pairs: list[Pair]
+) -> str:
+    """Write the partition's evaluation pairs (by record id); return the file's name."""
+    ids = {record["input"]: record["id"] for record in records}
+    rows = [
+        {
+            "tuple": p["tuple"],
+            "representative": ids[p["representative"]],
+            "member": ids[p["member"]],
+            "level": p["level"],
+        }
+        for p in pairs
+    ]
+    writer.write_records(
+        f"{partition}/pairs.jsonl",
+        rows,
+        "evaluation pairs: an in-domain member and a generalisation member "
+        "of one tuple, with the level (swaps / operators evaluated)",
+    )
+    return f"{partition}/pairs.jsonl"
 
 
 DESCRIPTIONS = {
