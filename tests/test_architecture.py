@@ -60,3 +60,19 @@ def test_nothing_outside_languages_names_a_builtin_language() -> None:
         if text in BUILTIN
     ]
     assert not found, "generic code must not name a language:\n" + "\n".join(found)
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def test_functions_are_short_outside_the_models() -> None:
+    """Functions short and single-purpose (docs/architecture.md): at most 60 lines, docstring
+    included, in the library outside symcomp/models/."""
+    found = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length} lines)"
+        for path in library_modules(outside="models")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_FUNCTION_LINES
+    ]
+    assert not found, "split these functions:\n" + "\n".join(found)
