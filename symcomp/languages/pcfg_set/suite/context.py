@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.data.splits import Split
 from symcomp.languages.pcfg_set.suite.spec import PcfgSetSuiteSpec
+from symcomp.suites.common import make_record
 from symcomp.suites.folder import SuiteWriter
 
 
@@ -37,3 +39,25 @@ def apply_function(
     """A function of the semantics applied to argument values (no parsing needed)."""
     result: list[str] = getattr(language.semantics, function)([list(a) for a in arguments])
     return result
+
+
+def single_call(
+    language: Language,
+    shown: str,
+    function: str,
+    arguments: Sequence[Sequence[str]],
+    /,
+    **extra: Any,
+) -> Record:
+    """The record of one function on literal strings: the input names it ``shown`` (its twin,
+    say), the output is ``function``'s; ``extra`` goes into the meta."""
+    text = f"{shown} " + " , ".join(" ".join(arg) for arg in arguments)
+    output = apply_function(language, function, arguments)
+    meta = {
+        "length": len(text.split()),
+        "depth": 1,
+        "functions": 1,
+        "output_length": len(output),
+        **extra,
+    }
+    return make_record(language, text, " ".join(output), meta)

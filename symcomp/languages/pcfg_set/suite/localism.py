@@ -6,8 +6,8 @@ import random
 
 from symcomp._util import Record
 from symcomp.languages.pcfg_set.functions import BINARY, UNARY
-from symcomp.languages.pcfg_set.suite.context import Context, apply_function
-from symcomp.suites.common import make_record, rng_for
+from symcomp.languages.pcfg_set.suite.context import Context, single_call
+from symcomp.suites.common import rng_for
 from symcomp.suites.unroll import record_lines, unroll_record
 
 
@@ -64,15 +64,6 @@ def _increasing_length(context: Context, rng: random.Random) -> list[Record]:
                     arguments = (
                         [arguments[0], other] if rng.random() < 0.5 else [other, arguments[0]]
                     )
-                text = f"{function} " + " , ".join(" ".join(arg) for arg in arguments)
-                output = apply_function(language, function, arguments)
-                meta = {
-                    "length": len(text.split()),
-                    "depth": 1,
-                    "functions": 1,
-                    "output_length": len(output),
-                    "function": function,
-                    "string_length": length,
-                }
-                corpus.append(make_record(language, text, " ".join(output), meta))
+                extra = {"function": function, "string_length": length}
+                corpus.append(single_call(language, function, function, arguments, **extra))
     return corpus

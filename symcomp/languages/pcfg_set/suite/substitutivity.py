@@ -11,7 +11,7 @@ from symcomp.core.language import Language
 from symcomp.data.splits import Split
 from symcomp.errors import GenerationError
 from symcomp.languages.pcfg_set.functions import BINARY
-from symcomp.languages.pcfg_set.suite.context import Context, apply_function
+from symcomp.languages.pcfg_set.suite.context import Context, single_call
 from symcomp.languages.pcfg_set.suite.spec import MAX_DRAWS_PER_ITEM
 from symcomp.suites.common import contains_any, make_record, rng_for, tokens
 
@@ -124,15 +124,7 @@ def _primitive_twins(context: Context, train_size: int, rng: random.Random) -> l
     for number in range(count * len(spec.twinned)):
         function = spec.twinned[number % len(spec.twinned)]
         arguments = [strings.draw_new() for _ in range(2 if function in BINARY else 1)]
-        text = f"{function}_twin " + " , ".join(" ".join(arg) for arg in arguments)
-        output = apply_function(language, function, arguments)
-        meta = {
-            "length": len(text.split()),
-            "depth": 1,
-            "functions": 1,
-            "output_length": len(output),
-        }
-        out.append(make_record(language, text, " ".join(output), meta))
+        out.append(single_call(language, f"{function}_twin", function, arguments))
     return out
 
 
