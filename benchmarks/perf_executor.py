@@ -69,15 +69,8 @@ def overhead(executor: RayExecutor, trials: int = 50) -> dict[str, float]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--sizes", default="500,2000,8000")
-    parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    start = timed(lambda: ray.init(num_cpus=args.workers, include_dashboard=False))
-    executor = RayExecutor(workers=args.workers)
+def measure(executor: RayExecutor, sizes: list[int]) -> list[dict[str, Any]]:
+    """Each job at each size in one process, two processes and on Ray (items per second)."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -93,6 +86,19 @@ def main() -> None:
                     row[f"{label}_per_second"] = round(size / seconds, 1)
                 rows.append(row)
                 print(json.dumps(row))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sizes", default="500,2000,8000")
+    parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    start = timed(lambda: ray.init(num_cpus=args.workers, include_dashboard=False))
+    executor = RayExecutor(workers=args.workers)
+    rows = measure(executor, sizes)
     result = {
         "machine": f"{platform.platform()}, Python {platform.python_version()}",
         "workers": args.workers,

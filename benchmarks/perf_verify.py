@@ -101,6 +101,21 @@ def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
     }
 
 
+def with_ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows, each E row with the ratio of z3's pairs/s to E's at the same depth and jobs."""
+    out = []
+    for row in rows:
+        z3 = next(
+            (r for r in rows if r["prover"] == "z3" and r["depth"] == row["depth"]
+             and r["jobs"] == row["jobs"]), None
+        )  # fmt: skip
+        if row["prover"] == "eprover" and z3 is not None:
+            ratio = round(z3["pairs_per_second"] / row["pairs_per_second"], 1)
+            row = {**row, "z3_to_eprover": ratio}
+        out.append(row)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=600, help="pairs per depth for z3")
@@ -132,14 +147,7 @@ def main() -> None:
                     row = {"depth": depth, **measure(path, prover, jobs, args.repeat)}
                     rows.append(row)
                     print(json.dumps(row), flush=True)
-    for row in rows:
-        if row["prover"] == "eprover":
-            z3 = next(
-                (r for r in rows if r["prover"] == "z3" and r["depth"] == row["depth"]
-                 and r["jobs"] == row["jobs"]), None
-            )  # fmt: skip
-            if z3 is not None:
-                row["z3_to_eprover"] = round(z3["pairs_per_second"] / row["pairs_per_second"], 1)
+    rows = with_ratios(rows)
     report = {
         "machine": platform.platform(),
         "python": platform.python_version(),

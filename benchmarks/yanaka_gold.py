@@ -1,7 +1,7 @@
 """symcomp's prover against the gold labels of data made the way Yanaka et al. (2020)'s
 published scripts make it, every row of every file type (the tests prove a sample).
 
-tests/yanaka_pipeline.py transcribes the published pipeline (cfg_simple.pl,
+symcomp/languages/monotonicity/yanaka_pipeline.py transcribes the published pipeline (cfg_simple.pl,
 cfg_simple_obj.pl, the Tsurgeon edits, develop.py, format.py). Each row is proved with the
 portfolio prover or z3 alone (two-way labels: entailment / non-entailment, as the paper's);
 every disagreement is listed with whether a sentence repeats a noun (the published pipeline
@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import symcomp
+from symcomp.languages.monotonicity import yanaka_pipeline as pipeline
 from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
 from symcomp.logic.prover import Label, Problem
-from tests import yanaka_pipeline as pipeline
 
 
 def check(rows: list[tuple[str, str, str, str]], prover_name: str) -> dict[str, Any]:

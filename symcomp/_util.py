@@ -2,19 +2,49 @@
 
 >>> did_you_mean("apend", ["append", "prepend"])
 " (did you mean 'append'?)"
+>>> make_rng(3).random() == make_rng(make_rng(3)).random()
+True
 """
 
 from __future__ import annotations
 
 import difflib
+import random
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:  # numpy is imported where a generator is made, not by every user of _util
+    import numpy as np
 
 Record = dict[str, Any]
 """One JSON object of an ``examples.jsonl`` (or pair/auxiliary) file, as read or written:
 ``id``, ``input``, ``output``, ``meta`` and, when written with DAGs, ``derivation``; NLI pair
 records add ``premise``, ``hypothesis`` and ``label``. Records are plain dicts so they
 round-trip through JSON unchanged."""
+
+
+Seed: TypeAlias = int | random.Random | None
+"""The ``seed`` of a function that draws with :mod:`random`: an int (the same int, the same
+draws), a generator to draw from (a caller's stream, advanced), or None (fresh entropy)."""
+
+GeneratorSeed: TypeAlias = "int | np.random.Generator"
+"""The ``seed`` of a function that draws with numpy: an int or a generator to draw from."""
+
+
+def make_rng(seed: Seed) -> random.Random:
+    """A private generator: from an int (or None for fresh entropy), or the given one."""
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def make_generator(seed: GeneratorSeed) -> np.random.Generator:
+    """A numpy generator: from an int, or the given one.
+
+    >>> int(make_generator(3).integers(100)) == int(make_generator(make_generator(3)).integers(100))
+    True
+    """
+    import numpy as np
+
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

@@ -60,3 +60,42 @@ def test_nothing_outside_languages_names_a_builtin_language() -> None:
         if text in BUILTIN
     ]
     assert not found, "generic code must not name a language:\n" + "\n".join(found)
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def test_functions_are_short_outside_the_models() -> None:
+    """Functions short and single-purpose (docs/architecture.md): at most 60 lines, docstring
+    included, in the library outside symcomp/models/."""
+    found = [
+        f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length} lines)"
+        for path in library_modules(outside="models")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_FUNCTION_LINES
+    ]
+    assert not found, "split these functions:\n" + "\n".join(found)
+
+
+def test_every_file_of_a_builtin_language_is_in_the_architecture_table() -> None:
+    """docs/architecture.md names every file of each language package in that language's row
+    of the built-in languages table (`__init__.py` aside; a subpackage by its folder, too)."""
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = []
+    for folder in sorted(p for p in (PACKAGE / "languages").iterdir() if p.is_dir()):
+        if not (folder / "__init__.py").is_file():
+            continue  # __pycache__
+        rows = [line for line in doc.splitlines() if f"| `languages/{folder.name}/` |" in line]
+        row = rows[0] if len(rows) == 1 else ""
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(folder)
+            if relative.name == "__init__.py":
+                if relative.parent == Path("."):
+                    continue
+                named = f"`{relative.parent.as_posix()}/`"
+            else:
+                named = f"`{relative.as_posix()}`"
+            if named not in row:
+                missing.append(f"languages/{folder.name}: {named}")
+    assert not missing, "name these files in docs/architecture.md:\n" + "\n".join(missing)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.dbca.mcd import McdConfig, mcd_split
-from symcomp.dbca.pool import pool_features
+from symcomp.dbca.split import PoolData
 from symcomp.errors import DataError
 
 
@@ -49,7 +49,7 @@ def test_split_settings_that_cannot_end(
 
 def test_the_time_limit_bounds_the_construction(pool: Path) -> None:
     """Past the limit the construction only adds: it ends even with removals every 2nd step."""
-    features = pool_features(pool)
+    features = PoolData.read(pool).features
     config = McdConfig(train_size=120, test_size=40, removal_interval=2, rounds=50, time_limit=1e-9)
     result = mcd_split(features, config, seed=0)
     assert len(result.train) == 120 and len(result.test) == 40

@@ -1,6 +1,6 @@
 """Data made the way the published scripts of Yanaka et al. (2020) make it
-(tests/yanaka_pipeline.py) parses completely, and symcomp's prover agrees with its gold
-labels except where a gold label is provably wrong."""
+(symcomp/languages/monotonicity/yanaka_pipeline.py) parses completely, and symcomp's prover
+agrees with its gold labels except where a gold label is provably wrong."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import symcomp
+from symcomp.languages.monotonicity import yanaka_pipeline as pipeline
 from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
 from symcomp.logic.prover import Label, Problem
-from tests import yanaka_pipeline as pipeline
 
 SCRIPTS = os.environ.get("SYMCOMP_YANAKA_SCRIPTS")  # a checkout's scripts/ folder, if any
 SAMPLE = 40  # pairs per file type proved (parsing covers every row)

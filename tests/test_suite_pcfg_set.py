@@ -297,11 +297,11 @@ def test_argument_pairs_give_up_with_a_clear_error_when_none_fit() -> None:
     import random
 
     from symcomp.errors import GenerationError
-    from symcomp.languages.pcfg_set.suite import _argument_pairs
+    from symcomp.languages.pcfg_set.suite.per_function import argument_pairs
 
     six = [{"id": str(i), "meta": {"functions": 6}} for i in range(10)]  # 1 + 6 + 6 > 8
     with pytest.raises(GenerationError, match="compose to at most 8 functions"):
-        _argument_pairs(six, 8, 3, random.Random(0))
+        argument_pairs(six, 8, 3, random.Random(0))
 
 
 def test_new_strings_give_up_with_a_clear_error_when_all_are_used() -> None:
@@ -309,10 +309,10 @@ def test_new_strings_give_up_with_a_clear_error_when_all_are_used() -> None:
 
     import symcomp
     from symcomp.errors import GenerationError
-    from symcomp.languages.pcfg_set.suite import _StringSource
+    from symcomp.languages.pcfg_set.suite.substitutivity import StringSource
 
     one = symcomp.get_language("pcfg-set").variant("pcfg-set-1", lexicon={"SYMBOL": ("A1",)})
-    source = _StringSource(one, [], random.Random(0))
+    source = StringSource(one, [], random.Random(0))
     drawn = {tuple(source.draw_new()) for _ in range(4)}  # lengths 2..5 of one symbol
     assert len(drawn) == 4
     with pytest.raises(GenerationError, match="already an argument"):

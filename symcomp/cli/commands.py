@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -19,6 +18,10 @@ from symcomp.cli.app import (
     working,
 )
 from symcomp.data.artifacts import json_text
+
+if TYPE_CHECKING:
+    from symcomp.core.language import Language
+    from symcomp.data.naturalize import LengthDepthTarget
 
 
 @cli.command()
@@ -97,24 +100,10 @@ def generate(
     address: str | None,
 ) -> None:
     """Write a pool of LANGUAGE examples to OUT/examples.jsonl with a manifest."""
-    from symcomp.core.resources import grammar_file
     from symcomp.data.generate import PoolSpec, write_pool
-    from symcomp.data.naturalize import LengthDepthTarget
 
     lang = language_argument(language)
-    histogram = None
-    if target is not None and not naturalize:
-        raise UserError("--target only applies with --naturalize.")
-    if naturalize:
-        if target is not None:
-            histogram = LengthDepthTarget.load(target)
-        elif lang.grammar.sidecar.naturalize_target:
-            default = grammar_file(lang.grammar.sidecar.naturalize_target)
-            histogram = LengthDepthTarget.from_json(
-                json.loads(default.read_text(encoding="utf-8")), str(default)
-            )
-        else:
-            raise UserError(f"{language} has no default naturalisation target; pass --target.")
+    histogram = _naturalize_target(lang, naturalize, target)
     spec = PoolSpec(
         n=n,
         seed=seed,
@@ -140,6 +129,24 @@ def generate(
         f"wrote {record['lines']:,} {language} examples to {out / 'examples.jsonl'} "
         f"(sha256 {record['sha256'][:16]}…); draws {filters['draws']:,}, rejected: {rejected}"
     )
+
+
+def _naturalize_target(
+    lang: Language, naturalize: bool, target: Path | None
+) -> LengthDepthTarget | None:
+    """The histogram `generate --naturalize` fills: --target's, else the language's own."""
+    from symcomp.data.naturalize import LengthDepthTarget
+
+    if target is not None and not naturalize:
+        raise UserError("--target only applies with --naturalize.")
+    if not naturalize:
+        return None
+    if target is not None:
+        return LengthDepthTarget.load(target)
+    default = LengthDepthTarget.default_for(lang)
+    if default is None:
+        raise UserError(f"{lang.name} has no default naturalisation target; pass --target.")
+    return default
 
 
 @cli.command()

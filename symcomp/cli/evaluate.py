@@ -82,7 +82,7 @@ def evaluate(
 ) -> None:
     """Score a model or predictions on every test of SUITE_DIR and print the report card."""
     from symcomp.metrics.predictions import load_predictions, prediction_files
-    from symcomp.metrics.report import PredictionSource, evaluate_suite, format_report_card
+    from symcomp.metrics.report import PredictionSource, evaluate_suite
 
     if sum((bool(models), predictions is not None, runs is not None)) != 1:
         raise UserError(
@@ -106,19 +106,7 @@ def evaluate(
         for spec in models
     ]
     if predictions is not None:
-        aligned = (
-            predictions
-            if predictions.is_file() and predictions.suffix.lower() != ".jsonl" and len(tests) == 1
-            else None
-        )
-        sources.append(
-            PredictionSource(
-                predictions.name,
-                predictions=load_predictions(predictions),
-                aligned=aligned,
-                checkpoints=checkpoint_sets,
-            )
-        )
+        sources.append(PredictionSource.of_files(predictions, tests, checkpoint_sets))
     workers = jobs_from(1, executor, address)
     cards = []
     with working(click.get_current_context(), "evaluate") as note:
@@ -138,14 +126,20 @@ def evaluate(
                         progress=_noting(note, source.name),
                     )
                 )
+    _print_cards(cards, as_json)
+
+
+def _print_cards(cards: list[dict[str, Any]], as_json: bool) -> None:
+    from symcomp.metrics.report import format_report_card
+
     if as_json:
         click.echo(json_text(cards if len(cards) > 1 else cards[0], "the JSON output", indent=2))
-    else:
-        click.echo(format_report_card(cards))
-        for card in cards:
-            for name, result in card["tests"].items():
-                if result.get("matched_by"):
-                    click.echo(f"{card['source']}, {name}: rows matched by {result['matched_by']}")
+        return
+    click.echo(format_report_card(cards))
+    for card in cards:
+        for name, result in card["tests"].items():
+            if result.get("matched_by"):
+                click.echo(f"{card['source']}, {name}: rows matched by {result['matched_by']}")
 
 
 def _noting(note: Any, name: str) -> Any:

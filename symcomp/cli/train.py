@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,10 @@ def train(
     finally:
         for each in bars:
             each.close()
+    _print_summaries(summaries, out, as_json)
+
+
+def _print_summaries(summaries: Mapping[str, Any], out: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json_text(summaries, "the JSON output", indent=2))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +18,9 @@ from symcomp.cli.app import (
 )
 from symcomp.data.artifacts import json_text
 from symcomp.logic.prover import DEFAULT_RLIMIT
+
+if TYPE_CHECKING:
+    from symcomp.verify.report import Report
 
 
 @cli.command()
@@ -161,27 +165,32 @@ def verify(
         timeout_ms=timeout_ms,
         open_vocabulary=open_vocabulary,
     )
-    workers = jobs_from(jobs, executor, address)
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(
             data,
             language,
             options,
             fmt=fmt,
-            jobs=workers,
+            jobs=jobs_from(jobs, executor, address),
             sample=sample,
             seed=seed,
             progress=step,
             explain=explain,
         )
+    _show(ctx, report, explain, as_json, max_listed)
+    ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
+
+
+def _show(
+    ctx: click.Context, report: Report, explain: str | None, as_json: bool, max_listed: int
+) -> None:
+    """The report as asked: one row explained, JSON, or text in this command's flags."""
     if explain is not None:
         _explain(report, explain, as_json)
-        ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
-    if as_json:
+    elif as_json:
         click.echo(json_text(report.to_json(), "the JSON output", indent=2, ensure_ascii=False))
     else:
         click.echo(in_flags(report.format(max_listed=max_listed), ctx.command))
-    ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
 
 
 def _explain(report: object, wanted: str, as_json: bool) -> None:

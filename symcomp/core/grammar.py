@@ -126,12 +126,6 @@ class Grammar:
         """Compiled expansions whose origin is ``name``."""
         return [rule for rule in self.rules if rule.origin.name == name]
 
-    def alias_or_rule_rules(self, key: str) -> list[Rule]:
-        """Compiled expansions of an alias, or of a rule when ``key`` is a rule name."""
-        if key in self.aliases:
-            return [rule for rule in self.rules if rule.alias == key]
-        return self.rules_of(key)
-
     def literal(self, terminal: str) -> str | None:
         """The fixed text of a string terminal, or None for a pattern terminal."""
         pattern = self.terminals[terminal].pattern

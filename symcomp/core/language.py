@@ -26,16 +26,16 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import networkx as nx
 from lark import Tree
 from lark.exceptions import VisitError
 
-from symcomp._util import Record
+from symcomp._util import Record, Seed, make_rng
 from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
@@ -43,20 +43,45 @@ from symcomp.core.grammar import Grammar, read_text
 from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
+from symcomp.core.suite_builder import SuiteBuilder
 from symcomp.errors import GenerationError, SemanticsError, SymcompError
 
-if TYPE_CHECKING:  # the types of hooks that higher layers call (no runtime import)
-    from symcomp.data.generate import PoolWriter
-    from symcomp.suites.builder import SuiteBuilder
-    from symcomp.verify import Checker, VerifyOptions
-
-Seed = int | random.Random | None
 MAX_SAMPLE_ATTEMPTS = 100_000
 
 
-def make_rng(seed: Seed) -> random.Random:
-    """A private generator: from an int (or None for fresh entropy), or the given one."""
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
+# The hooks below return what higher layers call. Their types are declared here, as protocols
+# the higher layers implement, so that this layer never names a type from above; where a
+# parameter's type lives above (a pool spec, a verify row), it is Any here and the implementing
+# layer's own protocol states it (symcomp.data.generate.generate, symcomp.verify.Checker).
+
+
+class PoolWriter(Protocol):
+    """Writes a pool of ``language`` into ``out`` as ``spec`` (a
+    :class:`symcomp.data.generate.PoolSpec`) says; returns the manifest. ``jobs`` is a number
+    of worker processes or an executor (:data:`symcomp.data.parallel.Jobs`)."""
+
+    def __call__(
+        self,
+        language: Language,
+        out: Path,
+        spec: Any,
+        *,
+        jobs: Any = 1,
+        overwrite: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]: ...
+
+
+class Checker(Protocol):
+    """Checks rows of one language's data (:class:`symcomp.verify.Checker` states the types:
+    a :class:`symcomp.verify.rows.Row` in, a :class:`symcomp.verify.Check` out)."""
+
+    name: str  # shown in the report, e.g. "z3 prover (rlimit 10,000,000 units per pair)"
+    columns: tuple[str, ...]  # column order of a TSV without header
+
+    def check(self, row: Any, *, cross_check: bool = False) -> Any:
+        """Check one row; never raises for a bad row (report it in the result)."""
+        ...
 
 
 class Language:
@@ -354,8 +379,9 @@ class Language:
         its own function with the same signature."""
         return None
 
-    def make_checker(self, options: VerifyOptions) -> Checker | None:
-        """How ``symcomp verify`` checks a row of this language; None: recompute the output
+    def make_checker(self, options: Any) -> Checker | None:
+        """How ``symcomp verify`` checks a row of this language, with ``options`` (a
+        :class:`symcomp.verify.VerifyOptions`); None: recompute the output
         (``output == interpret(input)``). NLI languages prove labels, numeric ones compare
         values. The checker must be a pure function of the row and ``options``."""
         return None

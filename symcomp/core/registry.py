@@ -52,12 +52,6 @@ def register(language: Language, *, replace: bool = False) -> Language:
     return language
 
 
-def register_factory(name: str, factory: Factory | str) -> None:
-    """Register a language built lazily by ``factory`` (a callable or ``"module:function"``)."""
-    _factories[name] = factory
-    _languages.pop(name, None)
-
-
 def available() -> list[str]:
     """Names of every registered language, sorted."""
     _load_entry_points()

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from lark import Tree
 
@@ -38,21 +38,6 @@ from symcomp.version import __version__
 
 CHUNK = 1000
 FORMAT = "symcomp.pool/1"
-
-
-class PoolWriter(Protocol):
-    """Writes a pool of a language into ``out``; returns the manifest (see :func:`generate`)."""
-
-    def __call__(
-        self,
-        language: Language,
-        out: Path,
-        spec: PoolSpec,
-        *,
-        jobs: Jobs = 1,
-        overwrite: bool = False,
-        progress: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.language import Language
+from symcomp.core.resources import grammar_file
+from symcomp.data.artifacts import read_json
 from symcomp.errors import DataError
 
 FORMAT = "symcomp.length-depth-histogram/1"
@@ -117,17 +120,22 @@ class LengthDepthTarget:
 
     @classmethod
     def load(cls, path: Path) -> LengthDepthTarget:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise DataError(f"cannot read target histogram {path}: {error.strerror}.") from None
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
-        except (UnicodeDecodeError, RecursionError):
-            raise DataError(
-                f"{path}: not a JSON target histogram (not UTF-8 text, or nested too deeply)."
-            ) from None
-        return cls.from_json(data, str(path))
+        """The histogram in the JSON file ``path`` (see :meth:`from_json` for the format)."""
+        return cls.from_json(read_json(path, what="a target histogram"), str(path))
+
+    @classmethod
+    def default_for(cls, language: Language) -> LengthDepthTarget | None:
+        """The histogram the language ships (its sidecar's ``naturalize_target``), or None.
+
+        >>> from symcomp.core.registry import get_language
+        >>> LengthDepthTarget.default_for(get_language("pcfg-set")).length_bin
+        5
+        """
+        name = language.grammar.sidecar.naturalize_target
+        if not name:
+            return None
+        packaged = grammar_file(name)  # inside the installed package: it may not be a Path
+        return cls.from_json(json.loads(packaged.read_text(encoding="utf-8")), str(packaged))
 
 
 def histogram(

@@ -106,49 +106,76 @@ def draw_pool(
     rng = random.Random(seed)
     limits = language.limits(max_depth=max_depth, max_length=max_length)
     budget = max_draws if max_draws is not None else default_max_draws(n)
-    quotas = target.quotas(n) if target is not None else None
-    seen_inputs: set[str] = set()
-    seen_keys: set[Hashable] = set()
-    used_content: set[Hashable] = set()
-    sampler, functions = language.sampler, language.functions
-
+    pool = _Admission(language, target, n)
     while stats.accepted < n:
         if stats.draws >= budget:
             raise GenerationError(_exhausted(language, n, stats, limits))
         stats.draws += 1
-        tables = None
-        if target is not None:
-            tables = sampler.weighted_tables(language.random_weights(rng))
-        try:
-            derivation = language.derive(
-                rng, tables=tables, used=used_content, max_length=limits["max_length"]
-            )
-        except Rejected as rejection:
-            stats.rejected[rejection.reason] += 1
+        derivation = _draw(language, rng, pool, limits["max_length"], stats)
+        if derivation is None:
             continue
-        meta = _measure(derivation, functions, limits, stats)
+        meta = _measure(derivation, language.functions, limits, stats)
         if meta is None:
             continue
         text = " ".join(derivation.tokens)
-        if text in seen_inputs:
-            stats.rejected["duplicate_input"] += 1
+        reason = pool.admit(derivation, text, meta)
+        if reason is not None:
+            stats.rejected[reason] += 1
             continue
-        keys = list(language.uniqueness_keys(derivation.tree, text))
-        if len(set(keys)) < len(keys) or any(key in seen_keys for key in keys):
-            stats.rejected["duplicate_key"] += 1
-            continue
-        if quotas is not None and target is not None:
-            cell = target.cell(length=meta["length"], depth=meta["depth"])
-            if quotas.get(cell, 0) == 0:
-                reason = "naturalize_cell_full" if cell in quotas else "naturalize_outside_target"
-                stats.rejected[reason] += 1
-                continue
-            quotas[cell] -= 1
-        seen_inputs.add(text)
-        seen_keys.update(keys)
-        used_content |= derivation.unique_keys
         stats.accepted += 1
         yield Accepted(derivation.tree, text, meta)
+
+
+def _draw(
+    language: Language,
+    rng: random.Random,
+    pool: _Admission,
+    max_length: int | None,
+    stats: DrawStats,
+) -> Derivation | None:
+    """One derivation (with random rule weights when naturalising); None when the sampler
+    rejects it, the reason counted."""
+    tables = None
+    if pool.target is not None:
+        tables = language.sampler.weighted_tables(language.random_weights(rng))
+    try:
+        return language.derive(rng, tables=tables, used=pool.content, max_length=max_length)
+    except Rejected as rejection:
+        stats.rejected[rejection.reason] += 1
+        return None
+
+
+class _Admission:
+    """What a drawn pool holds so far, against which each new draw is judged."""
+
+    def __init__(self, language: Language, target: LengthDepthTarget | None, n: int) -> None:
+        self.language = language
+        self.target = target
+        self.quotas = target.quotas(n) if target is not None else None
+        self.inputs: set[str] = set()
+        self.keys: set[Hashable] = set()
+        # content the sampler must not draw again (PCFG SET string arguments); the sampler
+        # reads this very set, so it only grows in place
+        self.content: set[Hashable] = set()
+
+    def admit(self, derivation: Derivation, text: str, meta: Mapping[str, int]) -> str | None:
+        """Take the draw into the pool, or say why not (the rejection's reason)."""
+        if text in self.inputs:
+            return "duplicate_input"
+        keys = list(self.language.uniqueness_keys(derivation.tree, text))
+        if len(set(keys)) < len(keys) or any(key in self.keys for key in keys):
+            return "duplicate_key"
+        if self.quotas is not None and self.target is not None:
+            cell = self.target.cell(length=meta["length"], depth=meta["depth"])
+            if self.quotas.get(cell, 0) == 0:
+                return (
+                    "naturalize_cell_full" if cell in self.quotas else "naturalize_outside_target"
+                )
+            self.quotas[cell] -= 1
+        self.inputs.add(text)
+        self.keys.update(keys)
+        self.content |= derivation.unique_keys
+        return None
 
 
 def enumerate_pool(

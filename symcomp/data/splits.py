@@ -19,13 +19,13 @@ the pool: in range, no repeats, the three parts disjoint.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import NonFiniteJsonError, atomic_writer, json_text, refuse_constant
+from symcomp._util import Seed, make_rng
+from symcomp.data.artifacts import atomic_writer, json_text, read_json
 from symcomp.errors import DataError, OutputError
 
 PARTS = ("train", "dev", "test")
@@ -197,19 +197,7 @@ def _short(value: Any) -> str:
 
 def read_split(path: Path, pool_size: int | None = None) -> Split:
     """Read (and, given the pool size, check) a split file."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse_constant)
-    except OSError as error:
-        raise DataError(f"cannot read split {path}: {error.strerror or error}.") from None
-    except NonFiniteJsonError as error:
-        raise DataError(f"{path}: {error}.") from None
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path}:{error.lineno}: not valid JSON: {error.msg}.") from None
-    except (UnicodeDecodeError, RecursionError):
-        raise DataError(
-            f"{path}: not a JSON split file (not UTF-8 or nested too deeply)."
-        ) from None
-    split = Split.from_json(data, str(path))
+    split = Split.from_json(read_json(path, what="a split"), str(path))
     if pool_size is not None:
         split.check(pool_size, str(path))
     return split
@@ -254,7 +242,7 @@ def random_split(
     size: int,
     *,
     fractions: tuple[float, float, float] = (0.85, 0.05, 0.10),
-    seed: int | random.Random = 0,
+    seed: Seed = 0,
     meta: Mapping[str, Any] | None = None,
 ) -> Split:
     """A seeded random split of ``range(size)``; parts are sorted index lists.
@@ -263,7 +251,7 @@ def random_split(
     """
     if any(f < 0 for f in fractions) or abs(sum(fractions) - 1) > 1e-9:
         raise DataError(f"split fractions must be >= 0 and sum to 1, got {fractions}.")
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = make_rng(seed)
     order = list(range(size))
     rng.shuffle(order)
     n_dev, n_test = round(fractions[1] * size), round(fractions[2] * size)

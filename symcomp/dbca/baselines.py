@@ -26,9 +26,8 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from symcomp._util import Seed, make_rng
 from symcomp.errors import DataError
-
-Seed = int | random.Random
 
 
 @dataclass(frozen=True)
@@ -79,10 +78,6 @@ class Parts:
     test: list[int]
 
 
-def _rng(seed: Seed) -> random.Random:
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
-
-
 def divide_held_out(held_out: Sequence[int], sizes: SplitSizes, rng: random.Random) -> Parts:
     """Dev and test as a random partition of the held-out side (train left empty)."""
     order = list(held_out)
@@ -104,7 +99,7 @@ def random_parts(pool_size: int, sizes: SplitSizes, seed: Seed = 0) -> Parts:
     [6, 9]
     """
     _check(pool_size, sizes)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     order = list(range(pool_size))
     rng.shuffle(order)
     held_out = order[: sizes.held_out]
@@ -125,7 +120,7 @@ def length_split(
     (True, True)
     """
     _check(len(lengths), sizes)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     if max_train_length is not None:
         return _threshold_split(lengths, sizes, rng, max_train_length)
     tie = list(range(len(lengths)))
@@ -168,7 +163,7 @@ def pattern_split(patterns: Sequence[Hashable], sizes: SplitSizes, seed: Seed = 
     0
     """
     _check(len(patterns), sizes)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     groups: dict[Hashable, list[int]] = {}
     for index, pattern in enumerate(patterns):
         groups.setdefault(pattern, []).append(index)

@@ -16,12 +16,12 @@ any more). The bound holds for what is reported: ``D_A(train, test)`` and ``D_A(
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from symcomp._util import Seed, make_rng
 from symcomp.dbca.baselines import Parts
 from symcomp.dbca.features import Features
 
@@ -55,12 +55,12 @@ def divide_within_bound(
     held_out: Sequence[int],
     dev_size: int,
     max_da: float,
-    seed: int | random.Random,
+    seed: Seed,
 ) -> Parts:
     """Dev (``dev_size`` examples) and test from ``held_out``: a random partition, then swaps
     between them (each the best of :data:`SWAP_CANDIDATES` random pairs) while the larger of
     the two atom divergences from ``train`` exceeds ``max_da`` and a swap lowers it."""
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = make_rng(seed)
     order = list(held_out)
     rng.shuffle(order)
     dev, test = order[:dev_size], order[dev_size:]

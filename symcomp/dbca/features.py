@@ -29,7 +29,7 @@ extractors
 from __future__ import annotations
 
 import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from symcomp.dbca.compounds import CompoundSpec, Dag, extract, parent_child_pairs
 from symcomp.dbca.extractors.ngrams import ngrams
-from symcomp.dbca.weights import dbca_weights, raw_counts
+from symcomp.dbca.weights import FloatArray, IntArray, dbca_weights, raw_counts
 from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
@@ -193,54 +193,15 @@ def dag_features(
     if weighting not in WEIGHTINGS:
         raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
     check_atom_frequency(atom_frequency)
-    atom_ids: dict[str, int] = {}
-    compound_ids: dict[str, int] = {}
-    pair_ids: dict[str, int] = {}
-    atom_rows, atom_cols = array.array("q"), array.array("q")
-    pair_rows, pair_cols = array.array("q"), array.array("q")
-    # one entry per occurrence and per super-compound pair: hundreds per example, so 32 bits
-    # (2**31 occurrences are some 7 million CFQ questions: refused beyond, see below)
-    occ_rows, occ_kinds = array.array("i"), array.array("i")
-    ext_occ, ext_kinds = array.array("i"), array.array("i")
-    with_extensions = weighting == "dbca"
-    number = -1
-    for number, dag in enumerate(dags):
-        atom_cols.extend(atom_ids.setdefault(label, len(atom_ids)) for label in dag.labels)
-        atom_rows.extend([number] * len(dag))
-        pairs = parent_child_pairs(dag)
-        pair_cols.extend(pair_ids.setdefault(pair, len(pair_ids)) for pair in pairs)
-        pair_rows.extend([number] * len(pairs))
-        keys, extensions = extract(dag, spec, extensions=with_extensions)
-        first = len(occ_kinds)
-        if first + len(keys) > MAX_OCCURRENCES:
-            raise DataError(
-                f"example {number + 1:,} brings the pool past {MAX_OCCURRENCES:,} compound "
-                "occurrences, more than one split search holds; split a subsample of the pool "
-                "or lower `max_nodes`."
-            )
-        occ_kinds.extend(compound_ids.setdefault(key, len(compound_ids)) for key in keys)
-        occ_rows.extend([number] * len(keys))
-        if extensions is not None:
-            once = dict.fromkeys(extensions)  # a pair found twice counts once
-            ext_occ.extend(first + offset for offset, _key in once)
-            ext_kinds.extend(compound_ids[key] for _offset, key in once)
-    n_examples = number + 1
-    atoms = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
-    if with_extensions:
-        rows, kinds, values = dbca_weights(
-            _int_array(occ_rows),
-            _int_array(occ_kinds),
-            _int_array(ext_occ),
-            _int_array(ext_kinds),
-            n_kinds=max(len(compound_ids), 1),
-        )
-    else:
-        rows, kinds, values = raw_counts(
-            _int_array(occ_rows), _int_array(occ_kinds), n_kinds=max(len(compound_ids), 1)
-        )
-    del occ_rows, occ_kinds, ext_occ, ext_kinds
-    names = _names(compound_ids)
-    compounds, kept, weighted = _top_k(rows, kinds, values, n_examples, len(names), top_k)
+    found = _Occurrences(spec, with_extensions=weighting == "dbca")
+    for dag in dags:
+        found.add(dag)
+    n_examples = found.examples
+    names = _names(found.compound_ids)
+    compounds, kept, weighted = _top_k(*found.compound_weights(), n_examples, len(names), top_k)
+    atoms = _atom_matrix(
+        found.atom_rows, found.atom_cols, n_examples, len(found.atom_ids), atom_frequency
+    )
     description = {
         "compounds": "dag",
         "spec": spec.describe(),
@@ -251,16 +212,80 @@ def dag_features(
         "kept_compounds": len(kept),
         "atom_frequency": atom_frequency,
     }
-    pair_matrix = _count_matrix(pair_rows, pair_cols, n_examples, len(pair_ids))
+    pair_matrix = _count_matrix(found.pair_rows, found.pair_cols, n_examples, len(found.pair_ids))
     return Features(
         atoms,
         compounds,
-        _names(atom_ids),
+        _names(found.atom_ids),
         tuple(names[i] for i in kept),
         description,
         pair_matrix,
-        _names(pair_ids),
+        _names(found.pair_ids),
     )
+
+
+class _Occurrences:
+    """What :func:`dag_features` collects from the DAGs, one example at a time: atom, pair and
+    compound occurrences as (example, kind) columns, and which compound occurrences extend
+    which (DBCA's super-compounds)."""
+
+    def __init__(self, spec: CompoundSpec, *, with_extensions: bool) -> None:
+        self.spec = spec
+        self.with_extensions = with_extensions
+        self.examples = 0
+        self.atom_ids: dict[str, int] = {}
+        self.compound_ids: dict[str, int] = {}
+        self.pair_ids: dict[str, int] = {}
+        self.atom_rows, self.atom_cols = array.array("q"), array.array("q")
+        self.pair_rows, self.pair_cols = array.array("q"), array.array("q")
+        # one entry per occurrence and per super-compound pair: hundreds per example, so 32
+        # bits (2**31 occurrences are some 7 million CFQ questions: refused beyond, see add)
+        self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
+        self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
+
+    def add(self, dag: Dag) -> None:
+        number = self.examples
+        self.atom_cols.extend(self.atom_ids.setdefault(x, len(self.atom_ids)) for x in dag.labels)
+        self.atom_rows.extend([number] * len(dag))
+        pairs = parent_child_pairs(dag)
+        self.pair_cols.extend(self.pair_ids.setdefault(pair, len(self.pair_ids)) for pair in pairs)
+        self.pair_rows.extend([number] * len(pairs))
+        keys, extensions = extract(dag, self.spec, extensions=self.with_extensions)
+        first = len(self.occ_kinds)
+        if first + len(keys) > MAX_OCCURRENCES:
+            raise DataError(
+                f"example {number + 1:,} brings the pool past {MAX_OCCURRENCES:,} compound "
+                "occurrences, more than one split search holds; split a subsample of the pool "
+                "or lower `max_nodes`."
+            )
+        ids = self.compound_ids
+        self.occ_kinds.extend(ids.setdefault(key, len(ids)) for key in keys)
+        self.occ_rows.extend([number] * len(keys))
+        if extensions is not None:
+            once = dict.fromkeys(extensions)  # a pair found twice counts once
+            self.ext_occ.extend(first + offset for offset, _key in once)
+            self.ext_kinds.extend(ids[key] for _offset, key in once)
+        self.examples += 1
+
+    def compound_weights(self) -> tuple[IntArray, IntArray, FloatArray]:
+        """(example, compound, weight) triples: DBCA weights, or raw counts without
+        extensions. The occurrence columns are let go afterwards: they are the largest."""
+        n_kinds = max(len(self.compound_ids), 1)
+        if self.with_extensions:
+            weights = dbca_weights(
+                _int_array(self.occ_rows),
+                _int_array(self.occ_kinds),
+                _int_array(self.ext_occ),
+                _int_array(self.ext_kinds),
+                n_kinds=n_kinds,
+            )
+        else:
+            weights = raw_counts(
+                _int_array(self.occ_rows), _int_array(self.occ_kinds), n_kinds=n_kinds
+            )
+        self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
+        self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
+        return weights
 
 
 def ngram_features(
@@ -410,19 +435,3 @@ def _names(ids: dict[str, int]) -> tuple[str, ...]:
     for name, index in ids.items():
         names[index] = name
     return tuple(names)
-
-
-def iter_dags(items: Iterable[Any]) -> Iterator[Dag]:
-    """Turn networkx DAGs, node-link mappings or Lark trees into :class:`Dag` objects."""
-    import networkx as nx
-    from lark import Tree
-
-    for number, item in enumerate(items):
-        if isinstance(item, Dag):
-            yield item
-        elif isinstance(item, nx.DiGraph):
-            yield Dag.from_networkx(item, f"DAG {number}")
-        elif isinstance(item, Tree):
-            yield Dag.from_tree(item)
-        else:
-            yield Dag.from_node_link(item, f"derivation {number}")

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from symcomp._util import GeneratorSeed, make_generator
 from symcomp.dbca.engine import UNUSED, DivergenceEngine
 from symcomp.dbca.features import Features
 from symcomp.dbca.seeding import held_out_pairs
@@ -45,7 +46,6 @@ LOG = logging.getLogger(__name__)
 DEFAULT_MAX_DA = 0.02  # the atom-divergence bound of the paper's MCD splits (Keysers et al. 2020)
 ATOM_PENALTY = 10.0  # score units per unit of atom divergence above the bound
 SEEDING = ("auto", "on", "off")
-Seed = int | np.random.Generator
 
 
 @dataclass(frozen=True)
@@ -307,7 +307,7 @@ class _Search:
 def mcd_split(
     features: Features,
     config: McdConfig,
-    seed: Seed = 0,
+    seed: GeneratorSeed = 0,
     *,
     barred_from_test: npt.NDArray[np.bool_] | None = None,
 ) -> McdResult:
@@ -333,7 +333,7 @@ def mcd_split(
     """
     config.check(len(features))
     started = time.perf_counter()
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = make_generator(seed)
     deadline = math.inf if config.time_limit is None else started + config.time_limit
     search, held_out = _construct(features, config, rng, barred_from_test, deadline)
     best = _Snapshot.of(search)
@@ -359,7 +359,7 @@ def fixed_test_split(
     features: Features,
     config: McdConfig,
     test: npt.ArrayLike,
-    seed: Seed = 0,
+    seed: GeneratorSeed = 0,
     *,
     excluded: npt.ArrayLike = (),
 ) -> McdResult:
@@ -391,7 +391,7 @@ def fixed_test_split(
         )
     config.check(len(features))
     started = time.perf_counter()
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = make_generator(seed)
     search = _Search(features, config, rng)
     blocked = np.zeros(len(features), dtype=bool)
     blocked[np.asarray(excluded, dtype=np.int64)] = True

@@ -166,12 +166,6 @@ class Patterns:
         ]
         return Tree(self.canonical.get(label, label), children)
 
-    def all_inputs(self, texts: Sequence[str]) -> list[str]:
-        return [self.input_pattern(text) for text in texts]
-
-    def all_outputs(self, texts: Sequence[str], outputs: Sequence[str]) -> list[str]:
-        return [self.output_pattern(t, o) for t, o in zip(texts, outputs, strict=True)]
-
 
 def _slot_name(language: Language, words: Sequence[str]) -> str:
     """The name of the lexicon terminal whose word list is ``words``."""

@@ -344,11 +344,3 @@ def extracted(
             yield extract(record)
         except SymcompError as error:
             raise DataError(f"{source}:{number}: {error}") from None
-
-
-def pool_features(pool: Path, options: FeatureOptions | None = None) -> Features:
-    """Read a pool and compute its features (see :class:`FeatureOptions`)."""
-    records, manifest = read_pool(pool)
-    return features_of_records(
-        records, manifest, options or FeatureOptions(), str(examples_path(pool))
-    )

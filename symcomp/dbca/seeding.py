@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from symcomp._util import GeneratorSeed, make_generator
 from symcomp.dbca.divergence import (
     ATOM_ALPHA,
     COMPOUND_ALPHA,
@@ -84,7 +85,7 @@ def held_out_pairs(
     test_size: int,
     *,
     score: Scorer | None = None,
-    seed: int | np.random.Generator = 0,
+    seed: GeneratorSeed = 0,
     barred: npt.NDArray[np.bool_] | None = None,
 ) -> list[int]:
     """Columns of ``pairs`` to keep out of train (empty when none improves the score).
@@ -106,7 +107,7 @@ def held_out_pairs(
         Examples that may not be tested (the tests of earlier splits): pairs are scored by
         the test the other examples can make.
     """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = make_generator(seed)
     scorer = score or (lambda da, dc: 1.0 - dc + 10.0 * max(0.0, da - 0.02))
     columns = _Columns.of(pairs)
     frequency = np.diff(columns.starts)

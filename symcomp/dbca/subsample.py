@@ -17,11 +17,12 @@ random candidates of the level furthest behind and keeps the one that raises the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from symcomp._util import GeneratorSeed, make_generator
 from symcomp.dbca.features import SparseRows
 from symcomp.errors import DataError
 
@@ -96,7 +97,7 @@ def subsample(
     compounds: SparseRows,
     n: int,
     *,
-    seed: int | np.random.Generator = 0,
+    seed: GeneratorSeed = 0,
     uniform_complexity: bool = True,
     max_entropy: bool = True,
     candidates: int = CANDIDATES,
@@ -120,7 +121,7 @@ def subsample(
     candidates : int
         Candidates scored per greedy step.
     """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = make_generator(seed)
     levels = [int(c) for c in complexities] if uniform_complexity else [0] * len(complexities)
     quotas = complexity_quotas(levels, n)
     members: dict[int, list[int]] = {level: [] for level in quotas}
@@ -140,6 +141,20 @@ def subsample(
             chosen.extend(picked)
         elif quota:
             pending[level] = list(members[level])
+    chosen += _greedy(pending, quotas, state, rng, candidates)
+    return sorted(chosen), state.value()
+
+
+def _greedy(
+    pending: dict[int, list[int]],
+    quotas: Mapping[int, int],
+    state: _Entropy,
+    rng: np.random.Generator,
+    candidates: int,
+) -> list[int]:
+    """Fill the ``pending`` levels to their quotas, each step from the level furthest behind,
+    with the best of ``candidates`` random members for the entropy (``state`` is updated)."""
+    chosen: list[int] = []
     taken = {level: 0 for level in pending}
     while pending:
         level = min(pending, key=lambda lv: (taken[lv] / quotas[lv], lv))
@@ -155,4 +170,4 @@ def subsample(
         taken[level] += 1
         if taken[level] == quotas[level]:
             del pending[level]
-    return sorted(chosen), state.value()
+    return chosen

@@ -41,7 +41,7 @@ from symcomp.errors import DataError
 from symcomp.metrics.epoch_logs import EpochLog, epoch_profile
 from symcomp.metrics.localism import Trace, localism_scores, trace_scores
 from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
-from symcomp.metrics.predictions import Predictions, aligned_predictions
+from symcomp.metrics.predictions import Predictions, aligned_predictions, load_predictions
 from symcomp.metrics.scores import (
     accuracy_report,
     adjacent_pair_breakdown,
@@ -78,6 +78,25 @@ class PredictionSource:
     @classmethod
     def oracle(cls) -> PredictionSource:
         return cls("oracle", model=lambda context: oracle(context.language, context.gold))
+
+    @classmethod
+    def of_files(
+        cls,
+        path: Path,
+        tests: Sequence[str] = (),
+        checkpoints: Sequence[Predictions | Model] = (),
+    ) -> PredictionSource:
+        """Predictions read from a file or folder (:func:`load_predictions`), to score on
+        ``tests`` (all when empty). A single TSV file scored on a single test is also
+        aligned with it line by line: published TSVs carry no ids, so their rows are matched
+        to the test's inputs; JSON lines carry ids and a folder names its tests."""
+        one_tsv = path.is_file() and path.suffix.lower() != ".jsonl"
+        return cls(
+            path.name,
+            predictions=load_predictions(path),
+            aligned=path if one_tsv and len(tests) == 1 else None,
+            checkpoints=list(checkpoints),
+        )
 
 
 def evaluate_suite(

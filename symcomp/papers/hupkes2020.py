@@ -31,6 +31,31 @@ TABLE1_ACCURACY = {
 }
 
 
+def _profiles(scores: Scores, names: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
+    """Each model's overgeneralisation profile per ratio: (epoch, share predicted by the rule)."""
+    profiles = {}
+    for name in names:
+        for test, results in sorted(scores.get(name, {}).items()):
+            if test.startswith("overgeneralisation") and results[0].get("profile"):
+                points = [(i + 1.0, float(p["rule"])) for i, p in enumerate(results[0]["profile"])]
+                profiles[f"{name} {test.split('/', 1)[-1]}"] = points
+    return profiles
+
+
+def _per_pair(
+    scores: Scores, names: Sequence[str], pairs: Sequence[str]
+) -> dict[str, list[float | None]]:
+    """Systematicity accuracy per held-out pair, each model beside the paper's (Table 2)."""
+    per_pair: dict[str, list[float | None]] = {}
+    for name in names:
+        per_pair[name] = [
+            mean_at(scores.get(name, {}), "systematicity", ("by_held_out_pair", pair, "accuracy"))
+            for pair in pairs
+        ]
+        per_pair[f"{name} (paper)"] = [TABLE2[pair].get(name) for pair in pairs]
+    return per_pair
+
+
 class Hupkes2020(SuitePaper):
     """The paper's figures and findings on top of the suite machinery."""
 
@@ -38,26 +63,11 @@ class Hupkes2020(SuitePaper):
         by_functions = {
             name: breakdown(scores.get(name, {}), "task", "by_functions") for name in names
         }
-        profiles = {}
-        for name in names:
-            for test, results in sorted(scores.get(name, {}).items()):
-                if test.startswith("overgeneralisation") and results[0].get("profile"):
-                    points = [
-                        (i + 1.0, float(p["rule"])) for i, p in enumerate(results[0]["profile"])
-                    ]
-                    profiles[f"{name} {test.split('/', 1)[-1]}"] = points
+        profiles = _profiles(scores, names)
         by_length = {name: breakdown(scores.get(name, {}), "task", "by_length") for name in names}
         by_depth = {name: breakdown(scores.get(name, {}), "task", "by_depth") for name in names}
         pairs = list(TABLE2)
-        per_pair: dict[str, list[float | None]] = {}
-        for name in names:
-            per_pair[name] = [
-                mean_at(
-                    scores.get(name, {}), "systematicity", ("by_held_out_pair", pair, "accuracy")
-                )
-                for pair in pairs
-            ]
-            per_pair[f"{name} (paper)"] = [TABLE2[pair].get(name) for pair in pairs]
+        per_pair = _per_pair(scores, names, pairs)
         return [
             *super().figures(scores, names, out),
             figures.line_plot(

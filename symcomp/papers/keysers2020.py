@@ -139,16 +139,7 @@ class Keysers2020:
         }
 
     def report(self, outcomes: Sequence[Outcome], out: Path, scale: str) -> dict[str, Any]:
-        by_architecture: dict[str, dict[str, list[float]]] = {}
-        divergence: dict[str, tuple[float, float]] = {}
-        for outcome in outcomes:
-            accuracy = float(outcome.summary.get("test_accuracy") or 0.0)
-            tests = by_architecture.setdefault(outcome.spec.name, {})
-            tests.setdefault(outcome.spec.test, []).append(accuracy)
-            divergence[outcome.spec.test] = (
-                float(outcome.scores["compound_divergence"]),
-                float(outcome.scores["atom_divergence"]),
-            )
+        by_architecture, divergence = _collected(outcomes)
         lines = {
             name: [
                 (divergence[test][0], sum(values) / len(values)) for test, values in runs.items()
@@ -230,6 +221,23 @@ def _beside_table4(
 
 def _percent(value: float | None) -> str | None:
     return None if value is None else f"{100 * value:.1f}"
+
+
+def _collected(
+    outcomes: Sequence[Outcome],
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, tuple[float, float]]]:
+    """Test accuracies by architecture and split, and each split's (D_C, D_A)."""
+    by_architecture: dict[str, dict[str, list[float]]] = {}
+    divergence: dict[str, tuple[float, float]] = {}
+    for outcome in outcomes:
+        accuracy = float(outcome.summary.get("test_accuracy") or 0.0)
+        tests = by_architecture.setdefault(outcome.spec.name, {})
+        tests.setdefault(outcome.spec.test, []).append(accuracy)
+        divergence[outcome.spec.test] = (
+            float(outcome.scores["compound_divergence"]),
+            float(outcome.scores["atom_divergence"]),
+        )
+    return by_architecture, divergence
 
 
 def _write_pool(pool: Path, config: Scale, seed: int) -> None:

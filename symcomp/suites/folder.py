@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.language import Language
 from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
@@ -41,6 +42,36 @@ from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
 from symcomp.suites.format import FORMAT, TestEntry
 from symcomp.version import __version__
+
+
+def suite_header(
+    suite: str,
+    language: Language,
+    seed: int | None,
+    parameters: Mapping[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """The header of a language's suite manifest, for :meth:`SuiteWriter.finish`.
+
+    Every suite of a language records the same facts about how it was made: the suite's name,
+    the language, its grammar's version and sha256, the seed and the parameters; ``extra``
+    adds what only one suite records (say, the pool it drew from), after those.
+
+    >>> from types import SimpleNamespace
+    >>> toy = SimpleNamespace(name="toy", version="1.0", grammar=SimpleNamespace(sha256="ab"))
+    >>> header = suite_header("toy-suite", toy, 0, {"n": 1}, pool={"size": 1})
+    >>> list(header)
+    ['suite', 'language', 'grammar_version', 'grammar_sha256', 'seed', 'parameters', 'pool']
+    """
+    return {
+        "suite": suite,
+        "language": language.name,
+        "grammar_version": language.version,
+        "grammar_sha256": language.grammar.sha256,
+        "seed": seed,
+        "parameters": dict(parameters),
+        **extra,
+    }
 
 
 class SuiteWriter:

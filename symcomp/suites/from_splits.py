@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import Record
 from symcomp.data.artifacts import examples_path, file_record, read_examples, read_manifest
 from symcomp.data.safe_paths import check_name
 from symcomp.data.splits import Split, read_split
@@ -65,14 +66,8 @@ def suite_from_splits(
     if not splits:
         raise DataError("give at least one split.")
     source = examples_path(pool)
-    manifest = read_manifest(source.parent)
+    manifest = _pool_manifest(source)
     language = manifest.get("language")
-    imported = isinstance(manifest.get("imported"), Mapping)  # `symcomp import`: no language
-    if not isinstance(language, str) and not imported:
-        raise DataError(
-            f"{source.parent}: the pool's manifest names no language (nor the files it was "
-            f"imported from); use a pool written by `symcomp generate` or `symcomp import`."
-        )
     records = list(read_examples(source))
     digest = file_record(source)["sha256"]
     for name, given in splits.items():
@@ -84,18 +79,7 @@ def suite_from_splits(
         for name, given in splits.items():
             check_name(name, what="test name", source="splits")
             say(f"adding {name}")
-            split = given if isinstance(given, Split) else read_split(given, len(records))
-            where = f"split {name}" if isinstance(given, Split) else str(given)
-            split.check(len(records), where)
-            split.check_pool(digest, where)
-            writer.add_test(
-                name,
-                kind=kind,
-                split=split,
-                pool="examples.jsonl",
-                records=records,
-                description=str(split.meta.get("method", "split")) + f" split {name}",
-            )
+            _add_test(writer, name, given, records, digest, kind)
         header = {
             "suite": "splits",
             "language": language,
@@ -106,6 +90,41 @@ def suite_from_splits(
         }
         title = f"{language} splits" if language else f"splits of the imported pool {source.parent}"
         return writer.finish(header, title, _INTRODUCTION)
+
+
+def _pool_manifest(source: Path) -> dict[str, Any]:
+    """The manifest of the pool ``source``, which must name its language or its import."""
+    manifest = read_manifest(source.parent)
+    imported = isinstance(manifest.get("imported"), Mapping)  # `symcomp import`: no language
+    if not isinstance(manifest.get("language"), str) and not imported:
+        raise DataError(
+            f"{source.parent}: the pool's manifest names no language (nor the files it was "
+            f"imported from); use a pool written by `symcomp generate` or `symcomp import`."
+        )
+    return manifest
+
+
+def _add_test(
+    writer: SuiteWriter,
+    name: str,
+    given: Path | Split,
+    records: list[Record],
+    digest: str,
+    kind: str,
+) -> None:
+    """The test ``name``: the split ``given`` (or read from it), checked against the pool."""
+    split = given if isinstance(given, Split) else read_split(given, len(records))
+    where = f"split {name}" if isinstance(given, Split) else str(given)
+    split.check(len(records), where)
+    split.check_pool(digest, where)
+    writer.add_test(
+        name,
+        kind=kind,
+        split=split,
+        pool="examples.jsonl",
+        records=records,
+        description=str(split.meta.get("method", "split")) + f" split {name}",
+    )
 
 
 _INTRODUCTION = (

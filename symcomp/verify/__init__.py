@@ -31,6 +31,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from symcomp.core.language import Checker as LanguageChecker
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs, chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
@@ -118,11 +119,9 @@ class Check:
     models: tuple[tuple[str, Structure], ...] = ()
 
 
-class Checker(Protocol):
-    """Checks rows of one language's data."""
-
-    name: str  # shown in the report, e.g. "z3 prover (rlimit 10,000,000 units per pair)"
-    columns: tuple[str, ...]  # column order of a TSV without header
+class Checker(LanguageChecker, Protocol):
+    """Checks rows of one language's data (what :meth:`Language.make_checker` returns, with
+    its types: a :class:`Row` in, a :class:`Check` out)."""
 
     def check(self, row: Row, *, cross_check: bool = False) -> Check:
         """Check one row; never raises for a bad row (report it in the Check)."""

@@ -23,7 +23,7 @@ than :data:`MAX_SHOWN` characters are shortened in reports.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,11 +97,6 @@ class Report:
             self.cross[outcome] += 1
             if outcome != "agree":
                 self.cross_problems.append(check)
-
-    def add_all(self, checks: Iterable[Check]) -> Report:
-        for check in checks:
-            self.add(check)
-        return self
 
     @property
     def verified(self) -> int:

@@ -33,7 +33,7 @@ from symcomp.languages.arithmetic.checking import ArithmeticChecker
 from symcomp.languages.arithmetic.expressions import ADD, MUL, OPERATORS, VALUES, decompositions
 
 if TYPE_CHECKING:
-    from symcomp.suites.builder import SuiteBuilder
+    from symcomp.core.suite_builder import SuiteBuilder
     from symcomp.verify import Checker, VerifyOptions
 
 NAME = "arithmetic"

@@ -42,6 +42,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.splits import Split
 from symcomp.errors import GenerationError
 from symcomp.languages.arithmetic.expressions import (
@@ -58,9 +59,8 @@ from symcomp.languages.arithmetic.expressions import (
 )
 from symcomp.languages.arithmetic.pool import PoolDistribution, log_probability
 from symcomp.languages.arithmetic.table1 import format_comparison
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import make_record, rng_for
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")
 MAX_DRAWS_PER_EXPRESSION = 20_000
@@ -201,15 +201,13 @@ def build(
             builder = _PartitionBuilder(language, spec, partition, pool)
             in_domain, generalisation, pairs = builder.build()
             _write_partition(writer, language, spec, partition, in_domain, generalisation, pairs)
-        header = {
-            "suite": "arithmetic",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": {"size": pool.size, "generator_draws": round(pool.draws)},
-        }
+        header = suite_header(
+            "arithmetic",
+            language,
+            spec.seed,
+            spec.describe(),
+            pool={"size": pool.size, "generator_draws": round(pool.draws)},
+        )
         return writer.finish(header, "CobA arithmetic partitions", INTRODUCTION)
 
 
@@ -429,23 +427,7 @@ def _write_partition(
     aux = {"statistics": f"{partition}/statistics.json"}
     kind = "value"
     if pairs:
-        ids = {record["input"]: record["id"] for record in records}
-        rows = [
-            {
-                "tuple": p["tuple"],
-                "representative": ids[p["representative"]],
-                "member": ids[p["member"]],
-                "level": p["level"],
-            }
-            for p in pairs
-        ]
-        writer.write_records(
-            f"{partition}/pairs.jsonl",
-            rows,
-            "evaluation pairs: an in-domain member and a generalisation member "
-            "of one tuple, with the level (swaps / operators evaluated)",
-        )
-        aux["pairs"] = f"{partition}/pairs.jsonl"
+        aux["pairs"] = _write_pairs(writer, partition, records, pairs)
         kind = "value-pairs"
     writer.add_test(
         partition,
@@ -456,6 +438,29 @@ def _write_partition(
         aux=aux,
         description=DESCRIPTIONS[partition],
     )
+
+
+def _write_pairs(
+    writer: SuiteWriter, partition: str, records: list[Record], pairs: list[Pair]
+) -> str:
+    """Write the partition's evaluation pairs (by record id); return the file's name."""
+    ids = {record["input"]: record["id"] for record in records}
+    rows = [
+        {
+            "tuple": p["tuple"],
+            "representative": ids[p["representative"]],
+            "member": ids[p["member"]],
+            "level": p["level"],
+        }
+        for p in pairs
+    ]
+    writer.write_records(
+        f"{partition}/pairs.jsonl",
+        rows,
+        "evaluation pairs: an in-domain member and a generalisation member "
+        "of one tuple, with the level (swaps / operators evaluated)",
+    )
+    return f"{partition}/pairs.jsonl"
 
 
 DESCRIPTIONS = {

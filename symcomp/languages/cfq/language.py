@@ -40,13 +40,13 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
-from symcomp.core.language import Language
+from symcomp.core.language import Language, PoolWriter
 from symcomp.core.resources import load_grammar
 from symcomp.languages.cfq.dag import cfq_node_link
 from symcomp.languages.cfq.semantics import CfqSemantics
 
 if TYPE_CHECKING:
-    from symcomp.data.generate import PoolSpec, PoolWriter
+    from symcomp.data.generate import PoolSpec
     from symcomp.data.parallel import Jobs
 
 NAME = "cfq"

@@ -15,7 +15,7 @@ The output is a pure function of the seed: the same seed gives the same bytes fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,16 +66,7 @@ def write_subsampled_pool(
                 f"filter, fewer than `n` {spec.n:,}; ask for fewer examples."
             )
         lines, dags = _serialise(language, candidates, spec.with_dag, jobs)
-        inside = [
-            i
-            for i, dag in enumerate(dags)
-            if complexity is None or complexity[0] <= len(dag) <= complexity[1]
-        ]
-        if len(inside) < spec.n:
-            raise GenerationError(
-                f"only {len(inside):,} of {len(dags):,} {language.name} candidates have a "
-                f"complexity in {complexity}, fewer than `n` {spec.n:,}; ask for fewer examples."
-            )
+        inside = _within(complexity, dags, spec.n, language)
         lines = [lines[i] for i in inside]
         dags = [dags[i] for i in inside]
         complexities = [len(dag) for dag in dags]
@@ -107,6 +98,24 @@ def write_subsampled_pool(
         with atomic_writer(out / MANIFEST) as handle:
             handle.write(text + "\n")
     return manifest
+
+
+def _within(
+    complexity: tuple[int, int] | None, dags: Sequence[Dag], n: int, language: Language
+) -> list[int]:
+    """The candidates whose DAG has a number of nodes in ``complexity`` (all without one);
+    an error when fewer than ``n`` do."""
+    inside = [
+        i
+        for i, dag in enumerate(dags)
+        if complexity is None or complexity[0] <= len(dag) <= complexity[1]
+    ]
+    if len(inside) < n:
+        raise GenerationError(
+            f"only {len(inside):,} of {len(dags):,} {language.name} candidates have a "
+            f"complexity in {complexity}, fewer than `n` {n:,}; ask for fewer examples."
+        )
+    return inside
 
 
 def _draw(

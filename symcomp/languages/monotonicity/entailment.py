@@ -31,7 +31,7 @@ from symcomp._util import did_you_mean
 from symcomp.errors import ParseError, SemanticsError, SymcompError
 from symcomp.logic.backends import make_prover
 from symcomp.logic.fol import Formula
-from symcomp.logic.prover import Label, Problem
+from symcomp.logic.prover import Label, Problem, Verdict
 from symcomp.verify import Check, CrossCheck, Status, VerifyOptions, depth_group, invalid, row_id
 from symcomp.verify.rows import Row
 
@@ -206,12 +206,7 @@ class EntailmentChecker:
                 identifier,
             )
         texts = (("premise", premise.strip()), ("hypothesis", hypothesis.strip()))
-        groups = (("label", label.strip().lower()), *depth_group(row.fields))
-        genre = row.fields.get("genre")
-        if isinstance(genre, str):  # MED: crowd:downward_monotone:npi -> downward
-            directions = [tag for tag in genre.split(":") if tag.endswith("_monotone")]
-            if directions:
-                groups = (*groups, ("direction", directions[0].removesuffix("_monotone")))
+        groups = _groups(label, row.fields)
         base = Check(row.line, identifier, Status.AGREE, label.strip(), texts=texts, groups=groups)
         formulas = []
         opened = False
@@ -234,29 +229,8 @@ class EntailmentChecker:
             base = _replace(base, groups=(*base.groups, ("reader", "open vocabulary")))
         problem = Problem((("premise", formulas[0]),), formulas[1], self.axioms)
         verdict = self.prover.prove(problem)
-        if verdict.label is Label.UNKNOWN:
-            status = Status.UNKNOWN
-        else:
-            status = Status.AGREE if agrees(gold, verdict.label) else Status.DISAGREE
         cross = self._cross(problem, verdict.label) if cross_check else None
-        message = verdict.reason
-        if status is Status.DISAGREE and verdict.label is Label.NEUTRAL:
-            message = f"no proof either way: {verdict.prover} found models of both outcomes"
-            if opened:
-                message += (
-                    " (read with open vocabulary: words outside the lexicon have no hypernym "
-                    "knowledge, so a gold label that needs world knowledge cannot be proved)"
-                )
-        return _replace(
-            base,
-            status=status,
-            found=verdict.label.value,
-            message=message,
-            evidence=verdict.used,
-            cross=cross,
-            seconds=verdict.seconds,
-            models=verdict.models,
-        )
+        return _judged(base, gold, verdict, cross, opened=opened)
 
     def _cross(self, problem: Problem, first: Label) -> CrossCheck | None:
         if self.second is None:
@@ -269,3 +243,42 @@ class EntailmentChecker:
 
 def _replace(check: Check, **changes: Any) -> Check:
     return replace(check, **changes)
+
+
+def _groups(label: str, fields: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The summary groups of a row: its label, depth and (MED) monotonicity direction."""
+    groups = (("label", label.strip().lower()), *depth_group(fields))
+    genre = fields.get("genre")
+    if isinstance(genre, str):  # MED: crowd:downward_monotone:npi -> downward
+        directions = [tag for tag in genre.split(":") if tag.endswith("_monotone")]
+        if directions:
+            groups = (*groups, ("direction", directions[0].removesuffix("_monotone")))
+    return groups
+
+
+def _judged(
+    base: Check, gold: Gold, verdict: Verdict, cross: CrossCheck | None, *, opened: bool
+) -> Check:
+    """The row's check from the prover's verdict on it and the gold label."""
+    if verdict.label is Label.UNKNOWN:
+        status = Status.UNKNOWN
+    else:
+        status = Status.AGREE if agrees(gold, verdict.label) else Status.DISAGREE
+    message = verdict.reason
+    if status is Status.DISAGREE and verdict.label is Label.NEUTRAL:
+        message = f"no proof either way: {verdict.prover} found models of both outcomes"
+        if opened:
+            message += (
+                " (read with open vocabulary: words outside the lexicon have no hypernym "
+                "knowledge, so a gold label that needs world knowledge cannot be proved)"
+            )
+    return _replace(
+        base,
+        status=status,
+        found=verdict.label.value,
+        message=message,
+        evidence=verdict.used,
+        cross=cross,
+        seconds=verdict.seconds,
+        models=verdict.models,
+    )

@@ -20,17 +20,17 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symcomp.core.language import Language
+from symcomp.core.language import Language, PoolWriter
 from symcomp.core.resources import load_grammar, prover_file
 from symcomp.core.semantics import Semantics
 from symcomp.errors import GenerationError
 from symcomp.logic.fol import Formula, to_text
 
 if TYPE_CHECKING:
-    from symcomp.data.generate import PoolSpec, PoolWriter
+    from symcomp.core.suite_builder import SuiteBuilder
+    from symcomp.data.generate import PoolSpec
     from symcomp.data.parallel import Jobs
     from symcomp.logic.lambda_terms import LambdaLexicon, Value
-    from symcomp.suites.builder import SuiteBuilder
     from symcomp.verify import Checker, VerifyOptions
 
 NAME = "monotonicity"

@@ -51,13 +51,13 @@ from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, GenerationError
 from symcomp.languages.monotonicity.lexicon import PHENOMENA, QUANTIFIERS
 from symcomp.languages.monotonicity.pairs import PairSpec, PairStats, iter_pairs, sample, shuffled
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 
 PROTOCOLS = ("I", "II", "III", "IV")
 VARIANTS = ("plain", "adverb_first", "place_first", "object")
@@ -200,14 +200,7 @@ def build(
                 description=test.description,
             )
         say(f"{len(writer.tests):,} splits")
-        header = {
-            "suite": "monotonicity",
-            "language": language.name,
-            "grammar_version": language.version,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": pool_info,
-        }
+        header = suite_header("monotonicity", language, spec.seed, spec.describe(), pool=pool_info)
         return writer.finish(header, "Monotonicity suite (Yanaka et al. 2020)", _INTRODUCTION)
 
 

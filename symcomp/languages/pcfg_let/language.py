@@ -48,7 +48,7 @@ from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
 
 if TYPE_CHECKING:
-    from symcomp.suites.builder import SuiteBuilder
+    from symcomp.core.suite_builder import SuiteBuilder
 
 Items = list[int]
 EMPTY = "E"

@@ -30,11 +30,11 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for, tokens
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import record_lines, unroll_record
 
 DEFINITIONS = {"paper": "pcfg-let", "notebook": "pcfg-let-notebook"}
@@ -110,82 +110,92 @@ def build(
         pool_manifest = _pool(language, writer, "examples.jsonl", spec.n, spec.seed, spec.jobs)
         records = load_records(writer.path("examples.jsonl"))
         writer.describe("examples.jsonl", "the shared pool of PCFG-LET programs")
-        task = random_split(
-            len(records),
-            fractions=spec.fractions,
-            seed=rng_for(spec.seed, "task"),
-            meta={"method": "random"},
-        )
-        writer.add_test(
-            "task",
-            kind="accuracy",
-            split=task,
-            pool="examples.jsonl",
-            records=records,
-            description="random split of the pool",
-        )
+        task = _add_task(writer, records, spec)
         say("building localism")
-        writer.write_text(
-            "localism/unrolled_test.tsv",
-            (
-                line
-                for i in task.test
-                if records[i]["meta"]["functions"] > 1  # one function: no inner step
-                for line in record_lines(unroll_record(language, records[i]["input"]))
-            ),
-            "unrolled test programs of two or more functions (PCFG SET's record format)",
-        )
-        writer.add_test(
-            "localism",
-            kind="localism",
-            split=task,
-            pool="examples.jsonl",
-            records=records,
-            aux={"unrolled": "localism/unrolled_test.tsv"},
-            description="the task split; a model is run step by step on the unrolled test programs",
-        )
+        _add_localism(writer, language, records, task)
         say("building systematicity")
-        small = reduced(language, spec.vocabulary)
-        pool_path = "systematicity/examples.jsonl"
-        _pool(small, writer, pool_path, spec.systematicity_n or spec.n, spec.seed + 1, spec.jobs)
-        small_records = load_records(writer.path(pool_path))
-        writer.describe(
-            pool_path, f"a pool with items 1..{spec.vocabulary - 1} and E as a list item"
-        )
-        baseline = random_split(
-            len(small_records),
-            fractions=spec.fractions,
-            seed=rng_for(spec.seed, "systematicity-baseline"),
-            meta={"method": "random", "vocabulary": spec.vocabulary},
-        )
+        _add_systematicity(writer, language, spec)
+        pool = {key: pool_manifest[key] for key in ("parameters", "limits", "filters")}
+        header = suite_header("pcfg-let", language, spec.seed, spec.describe(), pool=pool)
+        return writer.finish(header, "PCFG-LET test suite", INTRODUCTION)
+
+
+def _add_task(writer: SuiteWriter, records: list[Record], spec: PcfgLetSuiteSpec) -> Split:
+    task = random_split(
+        len(records),
+        fractions=spec.fractions,
+        seed=rng_for(spec.seed, "task"),
+        meta={"method": "random"},
+    )
+    writer.add_test(
+        "task",
+        kind="accuracy",
+        split=task,
+        pool="examples.jsonl",
+        records=records,
+        description="random split of the pool",
+    )
+    return task
+
+
+def _add_localism(
+    writer: SuiteWriter, language: Language, records: list[Record], task: Split
+) -> None:
+    writer.write_text(
+        "localism/unrolled_test.tsv",
+        (
+            line
+            for i in task.test
+            if records[i]["meta"]["functions"] > 1  # one function: no inner step
+            for line in record_lines(unroll_record(language, records[i]["input"]))
+        ),
+        "unrolled test programs of two or more functions (PCFG SET's record format)",
+    )
+    writer.add_test(
+        "localism",
+        kind="localism",
+        split=task,
+        pool="examples.jsonl",
+        records=records,
+        aux={"unrolled": "localism/unrolled_test.tsv"},
+        description="the task split; a model is run step by step on the unrolled test programs",
+    )
+
+
+def _add_systematicity(writer: SuiteWriter, language: Language, spec: PcfgLetSuiteSpec) -> None:
+    small = reduced(language, spec.vocabulary)
+    pool_path = "systematicity/examples.jsonl"
+    # Pools are drawn from an int seed (PoolSpec.seed, recorded in the pool's manifest), not
+    # from an rng_for stream as the splits are; seed + 1 keeps this pool's draws apart from
+    # the main pool's. Deriving it with rng_for would change the pool, and with it the golden
+    # suite (tests/golden/outputs.json), so the published seeding stays.
+    _pool(small, writer, pool_path, spec.systematicity_n or spec.n, spec.seed + 1, spec.jobs)
+    small_records = load_records(writer.path(pool_path))
+    writer.describe(pool_path, f"a pool with items 1..{spec.vocabulary - 1} and E as a list item")
+    baseline = random_split(
+        len(small_records),
+        fractions=spec.fractions,
+        seed=rng_for(spec.seed, "systematicity-baseline"),
+        meta={"method": "random", "vocabulary": spec.vocabulary},
+    )
+    writer.add_test(
+        "systematicity/baseline",
+        kind="accuracy",
+        split=baseline,
+        pool=pool_path,
+        records=small_records,
+        description="random split of the systematicity pool: the baseline",
+    )
+    for name, partners in PARTNERS.items():
+        split = _co_occurrence_split(small_records, partners, spec, name)
         writer.add_test(
-            "systematicity/baseline",
+            f"systematicity/{name}",
             kind="accuracy",
-            split=baseline,
+            split=split,
             pool=pool_path,
             records=small_records,
-            description="random split of the systematicity pool: the baseline",
+            description=f"mirror never with {' or '.join(partners)} in train",
         )
-        for name, partners in PARTNERS.items():
-            split = _co_occurrence_split(small_records, partners, spec, name)
-            writer.add_test(
-                f"systematicity/{name}",
-                kind="accuracy",
-                split=split,
-                pool=pool_path,
-                records=small_records,
-                description=f"mirror never with {' or '.join(partners)} in train",
-            )
-        header = {
-            "suite": "pcfg-let",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-            "pool": {key: pool_manifest[key] for key in ("parameters", "limits", "filters")},
-        }
-        return writer.finish(header, "PCFG-LET test suite", INTRODUCTION)
 
 
 INTRODUCTION = (

@@ -32,6 +32,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteImporter
 from symcomp.data.safe_paths import resolves_inside
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
@@ -43,8 +44,7 @@ from symcomp.languages.pcfg_set.suite import (
     exception_output,
     first_pair,
 )
-from symcomp.suites.builder import SuiteImporter
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 from symcomp.suites.unroll import read_records
 
 CONDITIONS = ("equally_distributed", "primitive")
@@ -75,15 +75,13 @@ def import_published(
         for name, step in builder.steps():
             say(f"importing {name}")
             step()
-        header = {
-            "suite": "pcfg-set",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": None,
-            "parameters": {"construction": "published", "source": str(source.resolve())},
-            "prediction_tree": builder.layout,
-        }
+        header = suite_header(
+            "pcfg-set",
+            language,
+            None,
+            {"construction": "published", "source": str(source.resolve())},
+            prediction_tree=builder.layout,
+        )
         return writer.finish(header, "PCFG SET test suite (published data)", INTRODUCTION)
 
 

@@ -25,7 +25,7 @@ from symcomp.core.semantics import Semantics
 from symcomp.languages.scan.dag import scan_node_link
 
 if TYPE_CHECKING:
-    from symcomp.suites.builder import SuiteBuilder
+    from symcomp.core.suite_builder import SuiteBuilder
 
 Actions = list[str]
 

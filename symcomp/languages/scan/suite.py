@@ -27,11 +27,11 @@ from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.registry import get_language
+from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.generate import PoolSpec, generate
 from symcomp.data.splits import Split, random_split
-from symcomp.suites.builder import SuiteBuilder, option
 from symcomp.suites.common import load_records, rng_for
-from symcomp.suites.folder import SuiteWriter
+from symcomp.suites.folder import SuiteWriter, suite_header
 
 PRIMITIVES = ("walk", "look", "run", "jump")
 
@@ -93,14 +93,7 @@ def build(
                 records=records,
                 description=description,
             )
-        header = {
-            "suite": "scan",
-            "language": language.name,
-            "grammar_version": language.version,
-            "grammar_sha256": language.grammar.sha256,
-            "seed": spec.seed,
-            "parameters": spec.describe(),
-        }
+        header = suite_header("scan", language, spec.seed, spec.describe())
         return writer.finish(header, "SCAN test suite", INTRODUCTION)
 
 

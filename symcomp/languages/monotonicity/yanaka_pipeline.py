@@ -1,4 +1,5 @@
-"""The published data pipeline of Yanaka et al. (2020), rewritten for the tests.
+"""The published data pipeline of Yanaka et al. (2020), rewritten in Python: the
+reference that the prover's labels are checked against (``benchmarks/yanaka_gold.py``, tests).
 
 verypluming/systematicity builds its data in four steps: ``cfg_simple.pl`` (or
 ``cfg_simple_obj.pl``) enumerates sentence trees with SWI-Prolog, ``apply_tsurgeon.sh`` edits
@@ -167,7 +168,9 @@ def plain_pairs(rng: random.Random, depth: int, count: int) -> list[tuple[str, s
     return rows[:count]
 
 
-def fronted(rows: list[tuple[str, str, str, str]], prefixes: list[str], rng: random.Random):
+def fronted(
+    rows: list[tuple[str, str, str, str]], prefixes: list[str], rng: random.Random
+) -> list[tuple[str, str, str, str]]:
     """format.py's adv_dev_* / prep_dev_* files: a prefix and the sentence lowercased."""
     out = []
     for premise, hypothesis, gold, genre in rows:
@@ -207,7 +210,7 @@ def swipl_yields(grammar: Path, depth: int) -> list[str] | None:
     if swipl is None or not grammar.is_file():
         return None
     result = subprocess.run(
-        [swipl, "-s", str(grammar), "-g", f"plain({depth},1)", "-t", "halt", "--quiet"],
+        [swipl, "-s", str(grammar), "-g", f"plain({depth},1)", "-t", "halt", "-q"],
         capture_output=True,
         text=True,
         timeout=120,
