@@ -167,7 +167,7 @@ def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bo
 
 def _set_threads(threads: int) -> None:
     try:
-        from symcomp.models.device import set_threads
+        from symcomp.models.training.device import set_threads
     except ImportError:
         raise UserError(
             "--threads sets torch's CPU threads, but torch is not installed; install the "

@@ -65,13 +65,14 @@ def load_model(spec: str, context: ModelContext) -> Model:
 def load_run_model(path: Path, epoch: int | None = None) -> Model:
     """The model of a run directory written by ``symcomp train`` (best epoch by default)."""
     try:
-        from symcomp.models.runs import is_run, load_run
+        from symcomp.models.run_dir import RunDir
+        from symcomp.models.runs import load_run
     except ImportError as error:
         raise SymcompError(
             f"{path} is a folder: a trained run needs the models extra "
             f"(pip install 'symcomp[models]'); {error}."
         ) from None
-    if not is_run(path):
+    if not RunDir(path).is_run():
         raise SymcompError(f"{path} is a folder but not a run written by symcomp train.")
     return checked(as_model(load_run(path, epoch)), str(path))
 

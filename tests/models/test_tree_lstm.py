@@ -10,8 +10,8 @@ import pytest
 import torch
 
 import symcomp
-from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig
-from symcomp.models.trees import Node, TreeBatch, from_lark
+from symcomp.models.inputs.trees import Node, TreeBatch, from_lark
+from symcomp.models.nets.tree_lstm import TreeLSTM, TreeLSTMConfig
 
 LABELS = [f"l{i}" for i in range(12)]
 

@@ -17,7 +17,7 @@ weights they give the same numbers (tested, with a naive recursive evaluation as
 opinion). The encoding of a tree is its root's ``h``.
 
 >>> import torch
->>> from symcomp.models.trees import Node, TreeBatch
+>>> from symcomp.models.inputs.trees import Node, TreeBatch
 >>> encoder = TreeLSTM(TreeLSTMConfig(embedding=4, hidden=6, variant="nary", arity=2), 5)
 >>> batch = TreeBatch.build([Node("a", (Node("b"), Node("c")))], lambda s: 4, arity=2)
 >>> encoder(batch).shape
@@ -34,8 +34,8 @@ import torch
 from torch import nn
 
 from symcomp.errors import SymcompError
-from symcomp.models.trees import TreeBatch
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.trees import TreeBatch
+from symcomp.models.inputs.vocab import PAD
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def torch_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch
 def dgl_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch.Tensor:
     """The trees as one DGL graph (edge child -> parent, slot as edge data), propagated in
     topological order with ``dgl.prop_nodes_topo``."""
-    from symcomp.models.dgl_import import import_dgl
+    from symcomp.models.nets.dgl_import import import_dgl
 
     dgl = import_dgl()
     parent, slot = (batch.children > 0).nonzero(as_tuple=True)
