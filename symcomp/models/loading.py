@@ -1,12 +1,12 @@
 """Resolving a model name (``symcomp evaluate --model SPEC``) to a model.
 
-A name is a built-in model of :mod:`symcomp.metrics.models`, a run directory written by
+A name is a built-in model of :mod:`symcomp.metrics.model_interface`, a run directory written by
 ``symcomp train`` (loaded with torch, imported only then), ``module:attribute`` or
 ``path/to/file.py:attribute`` (a callable ``list[str] -> list[str]`` or an object with
 ``predict``). Loading a file runs its code: name only files you trust.
 
 >>> from symcomp.core.registry import get_language
->>> from symcomp.metrics.models import ModelContext
+>>> from symcomp.metrics.model_interface import ModelContext
 >>> model = load_model("copy-input", ModelContext(get_language("scan")))
 >>> model(["walk twice"])
 ['walk twice']
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.errors import SymcompError
-from symcomp.metrics.models import (
+from symcomp.metrics.model_interface import (
     BUILTIN,
     Model,
     ModelContext,

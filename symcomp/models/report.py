@@ -11,7 +11,7 @@ from typing import Any
 
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
-from symcomp.metrics.models import Model, ModelContext
+from symcomp.metrics.model_interface import Model, ModelContext
 from symcomp.metrics.predictions import Predictions
 from symcomp.metrics.report import PredictionSource, score_test
 from symcomp.models.loading import load_run_model

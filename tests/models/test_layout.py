@@ -19,7 +19,7 @@ OWNERS = {"runs.json": "models/runsets.py"}
 # The same words with another meaning: a kind of file in a published prediction tree, a file
 # of a suite's test folder.
 HOMONYMS = {
-    ("metrics/runs.py", "predictions"),
+    ("metrics/prediction_trees.py", "predictions"),
     ("languages/pcfg_set/published.py", "predictions"),
     ("languages/pcfg_set/suite.py", "test.tsv"),
 }
