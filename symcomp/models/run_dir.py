@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import torch
-from torch import nn
 
 from symcomp._util import Record
 from symcomp.data.artifacts import atomic_writer, read_json, write_json
@@ -183,18 +182,6 @@ class RunDir:
             raise DataError(f"{self.path}: no checkpoint for epoch {epoch} ({path}).")
         weights: dict[str, torch.Tensor] = load_torch_file(path, device)
         return weights
-
-    def load_weights(self, module: nn.Module, epoch: int, device: torch.device) -> None:
-        """Put the weights of ``epoch`` into ``module`` (built from this run's configuration)."""
-        state = self.weights(epoch, device)
-        try:
-            module.load_state_dict(state)
-        except (RuntimeError, TypeError, AttributeError) as error:
-            first = str(error).splitlines()[0]
-            raise DataError(
-                f"{self.weights_file(epoch)}: the weights do not fit the model in {CONFIG} "
-                f"({first}); train the run again."
-            ) from None
 
     def best_epoch(self) -> int:
         """The epoch the summary names best; the last saved one while the run is unfinished."""

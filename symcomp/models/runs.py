@@ -197,9 +197,15 @@ class RunModel:
 
 def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunModel:
     """The model of a run at ``epoch`` (default: the best epoch), on ``device`` (auto: CUDA
-    when present)."""
+    when present).
+
+    One pass: the run folder's files, then the configuration and the task they describe,
+    then the saved weights put into the task's network."""
     run = RunDir(path)
-    saved = run.config()
+    saved, vocab = run.config(), run.vocab()
+    chosen = run.best_epoch() if epoch is None else epoch
+    where = resolve_device(device)
+    weights = run.weights(chosen, where)
     try:
         config = RunConfig.from_json(saved)
         named = saved["data"]["language"]
@@ -209,7 +215,6 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
             f"{run.config_file}: not a run configuration symcomp can read ({error}); "
             f"train the run again."
         ) from None
-    vocab = run.vocab()
     try:
         task = build_task(config, vocab, input_parser(config, language))
     except (KeyError, TypeError, ValueError) as error:
@@ -217,9 +222,13 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
             f"{run.vocab_file}: does not fit the run's configuration ({type(error).__name__}: "
             f"{error}); train the run again."
         ) from None
-    chosen = run.best_epoch() if epoch is None else epoch
-    where = resolve_device(device)
-    run.load_weights(task.module, chosen, where)
+    try:
+        task.module.load_state_dict(weights)
+    except (RuntimeError, TypeError, AttributeError) as error:
+        raise DataError(
+            f"{run.weights_file(chosen)}: the weights do not fit the model of "
+            f"{run.config_file} ({str(error).splitlines()[0]}); train the run again."
+        ) from None
     task.module.to(where).eval()
     return RunModel(path, chosen, task)
 
