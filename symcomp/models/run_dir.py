@@ -125,13 +125,16 @@ class RunDir:
         return _read(self.config_file)
 
     def write_config(self, config: dict[str, Any]) -> None:
+        """Save the configuration, marked as a run's (what :meth:`is_run` looks for)."""
         write_json(self.config_file, {"format": FORMAT, **config})
 
     @property
     def vocab_file(self) -> Path:
+        """Where the vocabularies are (messages about them name this file)."""
         return self.path / VOCAB
 
     def vocab(self) -> dict[str, Any]:
+        """The vocabularies and data-derived settings saved before training."""
         if not self.vocab_file.is_file():
             raise DataError(
                 f"{self.path}: {VOCAB} is missing; the run is incomplete: train it again."
@@ -139,6 +142,7 @@ class RunDir:
         return _read(self.vocab_file)
 
     def write_vocab(self, vocab: dict[str, Any]) -> None:
+        """Save the vocabularies (before the first epoch: a resumed run reads them back)."""
         write_json(self.vocab_file, vocab)
 
     # -- epochs: metrics, weights, the resume state -----------------------------------------------
@@ -152,6 +156,7 @@ class RunDir:
         return [json.loads(line) for line in lines if line.strip()]
 
     def add_metrics(self, row: dict[str, Any]) -> None:
+        """Append the row of an epoch that just finished."""
         with (self.path / METRICS).open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
 
@@ -170,13 +175,16 @@ class RunDir:
         return sorted(int(match.group(1)) for match in found if match)
 
     def weights_file(self, epoch: int) -> Path:
+        """Where the weights after ``epoch`` are (or will be) saved."""
         prefix, suffix = _WEIGHTS
         return self.path / CHECKPOINTS / f"{prefix}{epoch:03d}{suffix}"
 
     def save_weights(self, epoch: int, state: dict[str, torch.Tensor]) -> None:
+        """Save the weights after ``epoch`` (whole or not at all)."""
         _save(state, self.weights_file(epoch))
 
     def weights(self, epoch: int, device: torch.device | str = "cpu") -> dict[str, torch.Tensor]:
+        """The weights after ``epoch``, on ``device`` (loaded safely: tensors only)."""
         path = self.weights_file(epoch)
         if not path.is_file():
             raise DataError(f"{self.path}: no checkpoint for epoch {epoch} ({path}).")
@@ -198,9 +206,11 @@ class RunDir:
         return saved[-1]
 
     def can_resume(self) -> bool:
+        """Whether an epoch finished and left the state to continue from."""
         return (self.path / RESUME).is_file()
 
     def save_resume(self, state: dict[str, Any]) -> None:
+        """Save the training state after an epoch (replacing the previous epoch's)."""
         _save(state, self.path / RESUME)
 
     def resume_state(self, device: torch.device) -> dict[str, Any]:
@@ -227,9 +237,11 @@ class RunDir:
                 handle.write(f"{source}\t{record['output']}\t{answer}\n")
 
     def summary(self) -> dict[str, Any]:
+        """The summary of a finished run (best epoch, test accuracy, times)."""
         return _read(self.path / SUMMARY)
 
     def write_summary(self, summary: dict[str, Any]) -> None:
+        """Save the summary: the run is finished."""
         write_json(self.path / SUMMARY, summary)
 
 

@@ -23,6 +23,7 @@ RUNSET = "runs.json"
 
 
 def is_runset(path: Path) -> bool:
+    """True for a folder with a run set's index."""
     return (path / RUNSET).is_file()
 
 
