@@ -213,7 +213,7 @@ class RunDir:
         """Save the training state after an epoch (replacing the previous epoch's)."""
         _save(state, self.path / RESUME)
 
-    def resume_state(self, device: torch.device) -> dict[str, Any]:
+    def resume_state(self, device: torch.device | str = "cpu") -> dict[str, Any]:
         """The training state saved after the last finished epoch."""
         path = self.path / RESUME
         if not path.is_file():
