@@ -31,11 +31,11 @@ import torch
 from symcomp.core.registry import get_language
 from symcomp.data.generate import PoolSpec, write_pool
 from symcomp.data.splits import random_split
-from symcomp.models.runs import read_metrics, train_run, vocabularies
-from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig
-from symcomp.models.trees import TreeBatch
-from symcomp.models.vocab import UNK, Vocab
-from symcomp.models.zoo import MODELS, on_device, resolve, tree_parser
+from symcomp.models.inputs.trees import TreeBatch
+from symcomp.models.inputs.vocab import UNK, Vocab
+from symcomp.models.nets.tree_lstm import TreeLSTM, TreeLSTMConfig
+from symcomp.models.runs import read_metrics, train_run
+from symcomp.models.zoo import MODELS, on_device, resolve, tree_parser, vocabularies
 from symcomp.suites.from_splits import suite_from_splits
 from symcomp.suites.reading import Suite, SuiteTest
 

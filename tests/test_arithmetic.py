@@ -178,7 +178,7 @@ def test_scores_oracle_and_baselines(suite: Path):
         assert result["rmse"] == 0.0 and result["accuracy"] == 1.0
         if "pairs" in result:
             assert result["pairs"]["agreement"] == result["pairs"]["harmonic"] == 0.0
-    from symcomp.metrics.models import random_guess
+    from symcomp.metrics.model_interface import random_guess
 
     guess = evaluate_suite(suite, PredictionSource.of_model("random-guess", random_guess))
     for name, result in guess["tests"].items():

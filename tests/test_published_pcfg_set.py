@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.languages.pcfg_set.published import import_published
-from symcomp.metrics.runs import score_tree
+from symcomp.metrics.prediction_trees import score_tree
 from tests.published_pcfg_set import from_peers, synthetic
 
 # Hupkes et al. (2020), Table 1 (three runs each) and Table 2 (systematicity per held-out pair)

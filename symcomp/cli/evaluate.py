@@ -147,8 +147,8 @@ def _noting(note: Any, name: str) -> Any:
 
 
 def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bool) -> None:
+    from symcomp.metrics.prediction_trees import score_tree
     from symcomp.metrics.report import format_report_card
-    from symcomp.metrics.runs import score_tree
 
     scored = score_tree(suite_dir, tree, tests or None)
     if as_json:
@@ -161,7 +161,7 @@ def _print_runs(suite_dir: Path, tree: Path, tests: tuple[str, ...], as_json: bo
 
 def _set_threads(threads: int) -> None:
     try:
-        from symcomp.models.device import set_threads
+        from symcomp.models.training.device import set_threads
     except ImportError:
         raise UserError(
             "--threads sets torch's CPU threads, but torch is not installed; install the "

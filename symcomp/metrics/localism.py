@@ -38,7 +38,7 @@ from typing import Any
 
 from symcomp.core.language import Language
 from symcomp.errors import SymcompError
-from symcomp.metrics.models import Model, batched
+from symcomp.metrics.model_interface import Model, batched
 from symcomp.metrics.scores import breakdown, matches, normalise
 from symcomp.suites.unroll import UnrolledRecord, substitute
 

@@ -40,7 +40,7 @@ from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
 from symcomp.metrics.epoch_logs import EpochLog, epoch_profile
 from symcomp.metrics.localism import Trace, localism_scores, trace_scores
-from symcomp.metrics.models import Model, ModelContext, batched, gold_table, oracle
+from symcomp.metrics.model_interface import Model, ModelContext, batched, gold_table, oracle
 from symcomp.metrics.predictions import Predictions, aligned_predictions, load_predictions
 from symcomp.metrics.scores import (
     accuracy_report,

@@ -1,12 +1,12 @@
 """Resolving a model name (``symcomp evaluate --model SPEC``) to a model.
 
-A name is a built-in model of :mod:`symcomp.metrics.models`, a run directory written by
+A name is a built-in model of :mod:`symcomp.metrics.model_interface`, a run directory written by
 ``symcomp train`` (loaded with torch, imported only then), ``module:attribute`` or
 ``path/to/file.py:attribute`` (a callable ``list[str] -> list[str]`` or an object with
 ``predict``). Loading a file runs its code: name only files you trust.
 
 >>> from symcomp.core.registry import get_language
->>> from symcomp.metrics.models import ModelContext
+>>> from symcomp.metrics.model_interface import ModelContext
 >>> model = load_model("copy-input", ModelContext(get_language("scan")))
 >>> model(["walk twice"])
 ['walk twice']
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.errors import SymcompError
-from symcomp.metrics.models import (
+from symcomp.metrics.model_interface import (
     BUILTIN,
     Model,
     ModelContext,
@@ -65,13 +65,14 @@ def load_model(spec: str, context: ModelContext) -> Model:
 def load_run_model(path: Path, epoch: int | None = None) -> Model:
     """The model of a run directory written by ``symcomp train`` (best epoch by default)."""
     try:
-        from symcomp.models.runs import is_run, load_run
+        from symcomp.models.run_dir import RunDir
+        from symcomp.models.runs import load_run
     except ImportError as error:
         raise SymcompError(
             f"{path} is a folder: a trained run needs the models extra "
             f"(pip install 'symcomp[models]'); {error}."
         ) from None
-    if not is_run(path):
+    if not RunDir(path).is_run():
         raise SymcompError(f"{path} is a folder but not a run written by symcomp train.")
     return checked(as_model(load_run(path, epoch)), str(path))
 

@@ -27,6 +27,33 @@ _COBA_TRAIN = {
 }
 _COBA_TASK = {"numbers": "dice", "batch_size": 64}
 
+_TRANSFORMER: dict[str, Preset] = {
+    "hupkes": {
+        "model": {"d_model": 512, "heads": 8, "ff": 2048, "layers": 6, "dropout": 0.1},
+        "train": {
+            "optimizer": "adam",
+            "lr": 1.0,
+            "beta2": 0.998,
+            "schedule": "noam",
+            "warmup": 8000,
+            "noam_dim": 512,
+            "clip": 0.0,
+            "epochs": 25,
+        },
+        "task": {"batch_size": 64},
+    },
+    "small": {  # SCAN simple: 0.977 in 8 CPU-minutes (benchmarks/train_scan.py)
+        "model": {"d_model": 64, "heads": 4, "ff": 256, "layers": 3, "dropout": 0.0},
+        "train": {**_SMALL_TRAIN, "lr": 2e-3, "schedule": "rsqrt", "warmup": 500},
+        "task": {"batch_size": 32},
+    },
+    "tiny": {
+        "model": {"d_model": 32, "heads": 2, "ff": 64, "layers": 1, "dropout": 0.0},
+        "train": _TINY_TRAIN,
+        "task": {"batch_size": 32},
+    },
+}
+
 PRESETS: dict[str, dict[str, Preset]] = {
     "lstms2s": {
         "hupkes": {
@@ -45,57 +72,12 @@ PRESETS: dict[str, dict[str, Preset]] = {
             "task": {"batch_size": 32},
         },
     },
-    "transformer": {
-        "hupkes": {
-            "model": {"d_model": 512, "heads": 8, "ff": 2048, "layers": 6, "dropout": 0.1},
-            "train": {
-                "optimizer": "adam",
-                "lr": 1.0,
-                "beta2": 0.998,
-                "schedule": "noam",
-                "warmup": 8000,
-                "noam_dim": 512,
-                "clip": 0.0,
-                "epochs": 25,
-            },
-            "task": {"batch_size": 64},
-        },
-        "small": {  # SCAN simple: 0.977 in 8 CPU-minutes (benchmarks/train_scan.py)
-            "model": {"d_model": 64, "heads": 4, "ff": 256, "layers": 3, "dropout": 0.0},
-            "train": {**_SMALL_TRAIN, "lr": 2e-3, "schedule": "rsqrt", "warmup": 500},
-            "task": {"batch_size": 32},
-        },
-        "tiny": {
-            "model": {"d_model": 32, "heads": 2, "ff": 64, "layers": 1, "dropout": 0.0},
-            "train": _TINY_TRAIN,
-            "task": {"batch_size": 32},
-        },
-    },
-    "universal": {  # Keysers et al. 2020 compare it with the LSTM and the Transformer
-        "hupkes": {
-            "model": {"d_model": 512, "heads": 8, "ff": 2048, "layers": 6, "dropout": 0.1},
-            "train": {
-                "optimizer": "adam",
-                "lr": 1.0,
-                "beta2": 0.998,
-                "schedule": "noam",
-                "warmup": 8000,
-                "noam_dim": 512,
-                "clip": 0.0,
-                "epochs": 25,
-            },
-            "task": {"batch_size": 64},
-        },
-        "small": {
-            "model": {"d_model": 64, "heads": 4, "ff": 256, "layers": 3, "dropout": 0.0},
-            "train": {**_SMALL_TRAIN, "lr": 2e-3, "schedule": "rsqrt", "warmup": 500},
-            "task": {"batch_size": 32},
-        },
-        "tiny": {
-            "model": {"d_model": 32, "heads": 2, "ff": 64, "layers": 2, "dropout": 0.0},
-            "train": _TINY_TRAIN,
-            "task": {"batch_size": 32},
-        },
+    "transformer": _TRANSFORMER,
+    # Keysers et al. 2020 compare it with the LSTM and the Transformer: the Transformer's setups,
+    # but its tiny one applies the shared layer twice
+    "universal": {
+        **_TRANSFORMER,
+        "tiny": {**_TRANSFORMER["tiny"], "model": {**_TRANSFORMER["tiny"]["model"], "layers": 2}},
     },
     "convs2s": {
         "hupkes": {

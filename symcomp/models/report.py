@@ -11,18 +11,13 @@ from typing import Any
 
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
-from symcomp.metrics.models import Model, ModelContext
+from symcomp.metrics.model_interface import Model, ModelContext
 from symcomp.metrics.predictions import Predictions
 from symcomp.metrics.report import PredictionSource, score_test
 from symcomp.models.loading import load_run_model
-from symcomp.models.runs import (
-    checkpoint_models,
-    is_run,
-    is_runset,
-    read_runset,
-    run_config,
-    runs_for_tests,
-)
+from symcomp.models.run_dir import RunDir
+from symcomp.models.runs import checkpoint_models, runs_for_tests
+from symcomp.models.runsets import is_runset, read_runset
 from symcomp.suites.reading import Suite
 
 
@@ -97,12 +92,12 @@ def _missing(run: Path, test: str) -> str:
 def _check_language(run: Path, suite: Suite) -> None:
     """A run (or every run of a run set) must be of the suite's language."""
     runs = [run / name for name in set(read_runset(run).values())] if is_runset(run) else [run]
-    for each in runs:
-        if not is_run(each):
+    for each in map(RunDir, runs):
+        if not each.is_run():
             continue
-        language = run_config(each).get("data", {}).get("language")
+        language = each.config().get("data", {}).get("language")
         if language != suite.language:
             raise DataError(
-                f"{each} was trained on {language!r} data, but {suite.root} is a "
+                f"{each.path} was trained on {language!r} data, but {suite.root} is a "
                 f"{suite.language!r} suite; score it on a suite of its own language."
             )

@@ -1,26 +1,15 @@
-"""Run directories: train a model on one test of a suite, save it, load it back as a model.
+"""Runs: train a model on one test of a suite into a run folder, load it back as a model, and
+train a run set (one run per distinct split of a suite).
 
-Layout of ``RUN_DIR``::
-
-    config.json        resolved configuration + the data it was trained on + environment
-    vocab.json         vocabularies (source/target, or labels) and data-derived settings
-    metrics.jsonl      one line per epoch (losses, accuracies, lr, examples/s, seconds)
-    checkpoints/epoch-NNN.pt   the weights after every epoch (kept)
-    resume.pt          optimiser, schedule and RNG state of the last epoch (for --resume)
-    predictions/test.tsv       source<TAB>target<TAB>prediction for the test part (best epoch)
-    summary.json       best epoch, test accuracy, wall time, throughput
-
-A *run set* (``symcomp train SUITE`` without a test) is a folder with ``runs.json`` mapping each
-test of the suite to the run trained on its split (tests with the same pool and split share a
-run, e.g. PCFG SET's localism reuses the task run).
+What a run folder holds, and every name in it, is :class:`~symcomp.models.run_dir.RunDir`'s;
+run sets and output folders are :mod:`symcomp.models.runsets`'; the configuration, the
+vocabularies and the task are :mod:`symcomp.models.zoo`'s. This module puts them together.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import platform
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,91 +20,28 @@ from typing import Any
 import torch
 
 from symcomp._util import Record
-from symcomp.core.language import Language
-from symcomp.data.artifacts import atomic_writer, read_json, write_json
 from symcomp.data.parallel import Jobs, as_executor
-from symcomp.data.safe_paths import check_name, confined
-from symcomp.errors import DataError, OutputError
-from symcomp.models.device import resolve_device, seeded
-from symcomp.models.safe_load import load_torch_file
-from symcomp.models.tasks import PAIR_SEPARATOR, Task, same, split_pair
-from symcomp.models.trainer import CHECKPOINTS, RESUME, Progress, Trainer
-from symcomp.models.trees import Node
-from symcomp.models.vocab import Labels, Vocab, tokenize
-from symcomp.models.zoo import RunConfig, build_task, on_device, same_weights, tree_parser
+from symcomp.errors import DataError
+from symcomp.models.run_dir import RunDir
+from symcomp.models.runsets import is_runset, prepare, prepare_runset, read_runset, write_runset
+from symcomp.models.training.device import resolve_device
+from symcomp.models.training.tasks import Task, same
+from symcomp.models.training.trainer import Progress, Trainer
+from symcomp.models.zoo import (
+    RunConfig,
+    build_task,
+    input_parser,
+    on_device,
+    same_weights,
+    vocabularies,
+)
 from symcomp.suites.format import TestEntry
 from symcomp.suites.reading import Suite, SuiteTest
 from symcomp.version import __version__
 
-FORMAT = "symcomp-run"
 log = logging.getLogger(__name__)
-RUNSET = "runs.json"
-
-
-def is_run(path: Path) -> bool:
-    """True for a folder written by :func:`train_run`."""
-    config = path / "config.json"
-    if not config.is_file():
-        return False
-    try:
-        return bool(json.loads(config.read_text(encoding="utf-8")).get("format") == FORMAT)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, AttributeError):
-        return False
-
-
-def is_runset(path: Path) -> bool:
-    return (path / RUNSET).is_file()
-
 
 # -- training -----------------------------------------------------------------------------------
-
-
-def vocabularies(
-    config: RunConfig, train: Sequence[Record], parse: Callable[[str], Node] | None
-) -> dict[str, Any]:
-    """Vocabularies and data-derived settings from the training records."""
-    if config.spec.kind == "seq2seq":
-        targets = [tokenize(str(r["output"])) for r in train]
-        longest = max((len(t) for t in targets), default=1)
-        return {
-            "source": Vocab.build(tokenize(str(r["input"])) for r in train).to_json(),
-            "target": Vocab.build(targets).to_json(),
-            "max_output": config.task.max_output or max(2 * longest, longest + 20) + 1,
-        }
-    pairs = bool(train) and all(
-        ("premise" in r and "hypothesis" in r) or PAIR_SEPARATOR in str(r["input"]) for r in train
-    )
-    texts = [t for r in train for t in (split_pair(r) if pairs else (str(r["input"]),))]
-    if parse is not None:
-        source = Vocab.build(parse(text).labels() for text in texts)
-    else:
-        source = Vocab.build(tokenize(text) for text in texts)
-    labels = Labels.build(str(r["output"]) for r in train)
-    return {"source": source.to_json(), "labels": list(labels.names), "pairs": pairs}
-
-
-def make_task(config: RunConfig, vocab: dict[str, Any], language: str | None) -> Task:
-    """The task (model + vocabularies) of a configuration, initialised from its seed."""
-    parse = None
-    if config.spec.inputs == "trees":
-        parse = tree_parser(_tree_language(language, config), config)
-    with seeded(config.train.seed):
-        task = build_task(config, vocab, parse)
-    task.seed = config.train.seed
-    return task
-
-
-def _tree_language(language: str | None, config: RunConfig) -> Language:
-    """The language whose parser gives a tree model its input trees."""
-    from symcomp.core.registry import get_language
-
-    if language is None:
-        raise DataError(
-            f"{config.model} reads parse trees of its inputs, and this suite is over an "
-            f"imported pool with no language to parse them; train a sequence model (lstms2s, "
-            f"transformer) or give the pool a language."
-        )
-    return get_language(language)
 
 
 def train_run(
@@ -136,47 +62,55 @@ def train_run(
     config, note = on_device(config, where)
     if note:
         log.warning(note)
+    run = RunDir(out)
     _check_fits(config, data)
-    _prepare(out, resume=resume, overwrite=overwrite)
+    prepare(out, resume=resume, overwrite=overwrite)
     if resume:
-        _check_resumable(out, config, data)
-    parse = None
-    if config.spec.inputs == "trees":
-        parse = tree_parser(_tree_language(data.language, config), config)
+        _check_resumable(run, config, data)
+    parse = input_parser(config, data.language)
     if resume:
-        vocab = _read_json(out / "vocab.json")
+        vocab = run.vocab()
     else:
         vocab = vocabularies(config, data.train, parse)
-        write_json(out / "vocab.json", vocab)
-        write_json(out / "config.json", _config_file(config, data, where, note))
-    task = make_task(config, vocab, data.language)
+        run.write_vocab(vocab)
+        run.write_config(_saved_config(config, data, where, note))
+    task = build_task(config, vocab, parse)
     task.attach(data.train, data.dev)
-    trainer = Trainer(config.train, task, out, where, progress, clock)
+    trainer = Trainer(config.train, task, run, where, progress, clock)
     if resume:
         trainer.load_resume()
     fitted = trainer.fit()
     started = time.perf_counter()
     answers = task.predict([str(r["input"]) for r in data.test])
     predict_seconds = time.perf_counter() - started
-    write_predictions(out / "predictions" / "test.tsv", data.test, answers)
-    rows = read_metrics(out)
+    run.write_predictions("test", data.test, answers)
     summary = {
         **fitted,
         "test": data.name,
         "test_examples": len(data.test),
         "test_accuracy": _accuracy(answers, data.test),
-        "dev_accuracy": _best_row(rows, fitted["best_epoch"]).get("dev_accuracy"),
+        **_throughput(run.metrics(), fitted["best_epoch"], len(data.test), predict_seconds),
+        "device": str(where),
+        "threads": torch.get_num_threads(),
+    }
+    run.write_summary(summary)
+    return summary
+
+
+def _throughput(
+    rows: Sequence[dict[str, Any]], best_epoch: int, tested: int, predict_seconds: float
+) -> dict[str, Any]:
+    """The summary's numbers from the epochs' metrics and the time predictions took."""
+    best = next((r for r in rows if r["epoch"] == best_epoch), {})
+    return {
+        "dev_accuracy": best.get("dev_accuracy"),
         "train_seconds": round(sum(r["train_seconds"] for r in rows), 1),
         "train_cpu_seconds": round(sum(r["train_cpu_seconds"] for r in rows), 1),
         "predict_seconds": round(predict_seconds, 1),
         "train_examples_per_second": _mean([r["examples_per_second"] for r in rows]),
         "train_examples_per_cpu_second": _mean([r["examples_per_cpu_second"] for r in rows]),
-        "predict_examples_per_second": round(len(data.test) / max(predict_seconds, 1e-9), 1),
-        "device": str(where),
-        "threads": torch.get_num_threads(),
+        "predict_examples_per_second": round(tested / max(predict_seconds, 1e-9), 1),
     }
-    write_json(out / "summary.json", summary)
-    return summary
 
 
 def _check_fits(config: RunConfig, data: SuiteTest) -> None:
@@ -194,120 +128,32 @@ def _check_fits(config: RunConfig, data: SuiteTest) -> None:
         )
 
 
-def _check_resumable(out: Path, config: RunConfig, data: SuiteTest) -> None:
+def _check_resumable(run: RunDir, config: RunConfig, data: SuiteTest) -> None:
     """A run continues only with its own model, on its own data, from a saved epoch."""
-    saved = run_config(out)
+    saved = run.config()
     if saved.get("model") != config.model or not same_weights(
         dict(saved.get("model_config") or {}), config.model_config
     ):
         raise DataError(
-            f"{out} is a run of {saved.get('model')!r} with other model settings; `resume` "
+            f"{run.path} is a run of {saved.get('model')!r} with other model settings; `resume` "
             f"continues a run with the model it was started with ({config.model!r} given)."
         )
     if not _trained_on(saved, lambda: data.training_digest, lambda: data.digest):
         raise DataError(
-            f"{out} was trained on other data (pool, train and dev sha256 differ from test "
+            f"{run.path} was trained on other data (pool, train and dev sha256 differ from test "
             f"{data.name!r}); resume it on the test it was started on."
         )
-    if not (out / RESUME).is_file():
-        raise DataError(f"{out} has no saved epoch to resume from; train it anew (`overwrite`).")
-
-
-def run_progress(out: Path) -> str:
-    """``finished``, ``partial`` (an epoch saved), ``started`` (nothing saved) or ``new``."""
-    if not is_run(out):
-        return "new"
-    if (out / "summary.json").is_file():
-        return "finished"
-    return "partial" if (out / RESUME).is_file() else "started"
-
-
-def _prepare(out: Path, *, resume: bool, overwrite: bool) -> None:
-    if resume:
-        if not is_run(out):
-            raise OutputError(f"`resume`: {out} is not a run directory.")
-        return
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"`out` {out} is a file; give a folder.")
-    if out.exists() and any(out.iterdir()):
-        ours = run_files(out) if is_run(out) else runset_files(out) if is_runset(out) else None
-        foreign = sorted(
-            p.relative_to(out).as_posix() for p in _entries(out) if ours is None or p not in ours
+    if not run.can_resume():
+        raise DataError(
+            f"{run.path} has no saved epoch to resume from; train it anew (`overwrite`)."
         )
-        if foreign:
-            raise OutputError(
-                f"{out} holds files a symcomp run did not write ({', '.join(foreign[:5])}); "
-                f"symcomp never replaces files it did not write. Choose another `out`."
-            )
-        if not overwrite:
-            raise OutputError(f"{out} is not empty; use `overwrite`, `resume` or another `out`.")
-        assert ours is not None
-        _remove(ours)
-    out.mkdir(parents=True, exist_ok=True)
 
 
-# What a run writes: these names at its top level, and in checkpoints/ and predictions/ only
-# files named like its own (temporary files of an interrupted write included).
-_RUN_FILES = frozenset({"config.json", "vocab.json", "metrics.jsonl", "resume.pt", "summary.json"})
-_RUN_FOLDERS = {
-    CHECKPOINTS: re.compile(r"epoch-\d+\.pt(\.partial)?"),
-    "predictions": re.compile(r"[\w.-]+\.tsv"),
-}
-_TEMPORARY = re.compile(r"\..+\.tmp|.+\.partial")
-
-
-def _entries(folder: Path) -> list[Path]:
-    """Every file, link and folder under ``folder`` (links not followed)."""
-    return sorted(folder.rglob("*"))
-
-
-def run_files(run: Path) -> set[Path]:
-    """The files and folders under ``run`` that training wrote (nothing a user added)."""
-    ours = set()
-    for path in run.iterdir():
-        name = path.name
-        if path.is_symlink():
-            continue
-        if path.is_file() and (name in _RUN_FILES or _TEMPORARY.fullmatch(name)):
-            ours.add(path)
-        elif path.is_dir() and name in _RUN_FOLDERS:
-            inside = [
-                p for p in path.iterdir()
-                if p.is_file() and not p.is_symlink()
-                and (_RUN_FOLDERS[name].fullmatch(p.name) or _TEMPORARY.fullmatch(p.name))
-            ]  # fmt: skip
-            ours.update(inside)
-            if len(inside) == len(list(path.iterdir())):
-                ours.add(path)
-    return ours
-
-
-def runset_files(runset: Path) -> set[Path]:
-    """The files of a run set: its index and the runs it names."""
-    ours = {runset / RUNSET}
-    for name in set(read_runset(runset).values()):
-        run = runset / name
-        if is_run(run):
-            ours |= run_files(run)
-            if all(p in ours for p in _entries(run)):
-                ours.add(run)
-    return ours
-
-
-def _remove(paths: set[Path]) -> None:
-    """Delete the given files, then the given folders (deepest first), nothing else."""
-    for path in sorted(paths, key=lambda p: len(p.parts), reverse=True):
-        if path.is_dir() and not path.is_symlink():
-            path.rmdir()  # empty by now: everything in it was in ``paths``
-        else:
-            path.unlink(missing_ok=True)
-
-
-def _config_file(
+def _saved_config(
     config: RunConfig, data: SuiteTest, device: torch.device, note: str | None
 ) -> dict[str, Any]:
+    """What a run records of itself: its configuration, its data and its environment."""
     return {
-        "format": FORMAT,
         **config.to_json(),
         "data": {
             "suite": str(data.suite),
@@ -328,37 +174,25 @@ def _config_file(
     }
 
 
-def write_predictions(path: Path, records: Sequence[Record], answers: Sequence[str]) -> None:
-    """The metrics module's TSV layout: a header, then source, target, prediction."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_writer(path) as handle:
-        handle.write("source\ttarget\tprediction\n")
-        for record, answer in zip(records, answers, strict=True):
-            source = " ".join(str(record["input"]).split())
-            handle.write(f"{source}\t{record['output']}\t{answer}\n")
-
-
-def read_metrics(run: Path) -> list[dict[str, Any]]:
-    path = run / "metrics.jsonl"
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def _best_row(rows: Sequence[dict[str, Any]], epoch: int) -> dict[str, Any]:
-    return next((r for r in rows if r["epoch"] == epoch), {})
-
-
 def _accuracy(answers: Sequence[str], records: Sequence[Record]) -> float | None:
     if not records:
         return None
-    return sum(same(a, str(r["output"])) for a, r in zip(answers, records, strict=True)) / len(
-        records
-    )
+    right = sum(same(a, str(r["output"])) for a, r in zip(answers, records, strict=True))
+    return right / len(records)
 
 
 def _mean(values: Sequence[float]) -> float | None:
     return round(sum(values) / len(values), 1) if values else None
+
+
+def run_progress(path: Path) -> str:
+    """``finished``, ``partial`` (an epoch saved), ``started`` (nothing saved) or ``new``."""
+    return RunDir(path).progress()
+
+
+def read_metrics(path: Path) -> list[dict[str, Any]]:
+    """The metrics of a run, one row per finished epoch."""
+    return RunDir(path).metrics()
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -379,82 +213,45 @@ class RunModel:
         return self.predict(inputs)
 
 
-def run_config(path: Path) -> dict[str, Any]:
-    if not is_run(path):
-        raise DataError(f"{path} is not a symcomp run directory (no config.json from train).")
-    return _read_json(path / "config.json")
-
-
-def epochs(path: Path) -> list[int]:
-    """The epochs with saved weights, in order."""
-    found = (_EPOCH.fullmatch(f.name) for f in (path / CHECKPOINTS).glob("epoch-*.pt"))
-    return sorted(int(match.group(1)) for match in found if match)
-
-
-_EPOCH = re.compile(r"epoch-(\d+)\.pt")
-
-
-def best_epoch(path: Path) -> int:
-    summary = path / "summary.json"
-    if summary.is_file():
-        best = _read_json(summary).get("best_epoch")
-        if not isinstance(best, int) or isinstance(best, bool):
-            raise DataError(f"{summary}: best_epoch must be an integer; train the run again.")
-        return best
-    saved = epochs(path)
-    if not saved:
-        raise DataError(f"{path} has no checkpoints yet.")
-    return saved[-1]
-
-
 def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunModel:
     """The model of a run at ``epoch`` (default: the best epoch), on ``device`` (auto: CUDA
-    when present)."""
-    data = run_config(path)
+    when present).
+
+    One pass: the run folder's files, then the configuration and the task they describe,
+    then the saved weights put into the task's network."""
+    run = RunDir(path)
+    saved, vocab = run.config(), run.vocab()
+    chosen = run.best_epoch() if epoch is None else epoch
+    where = resolve_device(device)
+    weights = run.weights(chosen, "cpu")  # the module moves to `where` below
     try:
-        config = RunConfig.from_json(data)
-        named = data["data"]["language"]
+        config = RunConfig.from_json(saved)
+        named = saved["data"]["language"]
         language = None if named is None else str(named)
     except (KeyError, TypeError, ValueError) as error:
         raise DataError(
-            f"{path / 'config.json'}: not a run configuration symcomp can read ({error}); "
+            f"{run.config_file}: not a run configuration symcomp can read ({error}); "
             f"train the run again."
         ) from None
-    vocab_file = path / "vocab.json"
-    if not vocab_file.is_file():
-        raise DataError(f"{path}: vocab.json is missing; the run is incomplete: train it again.")
-    vocab = _read_json(vocab_file)
-    where = resolve_device(device)
     config, note = on_device(config, where)
     if note:
         log.warning(note)
     try:
-        task = make_task(config, vocab, language)
+        task = build_task(config, vocab, input_parser(config, language))
     except (KeyError, TypeError, ValueError) as error:
         raise DataError(
-            f"{vocab_file}: does not fit the run's configuration ({type(error).__name__}: "
+            f"{run.vocab_file}: does not fit the run's configuration ({type(error).__name__}: "
             f"{error}); train the run again."
         ) from None
-    chosen = best_epoch(path) if epoch is None else epoch
-    weights = path / CHECKPOINTS / f"epoch-{chosen:03d}.pt"
-    if not weights.is_file():
-        raise DataError(f"{path}: no checkpoint for epoch {chosen} ({weights}).")
-    state = load_torch_file(weights, "cpu")  # the module is moved to `where` below
     try:
-        task.module.load_state_dict(state)
+        task.module.load_state_dict(weights)
     except (RuntimeError, TypeError, AttributeError) as error:
-        first = str(error).splitlines()[0]
         raise DataError(
-            f"{weights}: the weights do not fit the model in config.json ({first}); train the "
-            f"run again."
+            f"{run.weights_file(chosen)}: the weights do not fit the model of "
+            f"{run.config_file} ({str(error).splitlines()[0]}); train the run again."
         ) from None
     task.module.to(where).eval()
     return RunModel(path, chosen, task)
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    """A JSON object from a run folder (a clear error when it is not one)."""
-    return read_json(path, fix="Train the run again.")
 
 
 def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[str]], list[str]]]:
@@ -470,7 +267,7 @@ def checkpoint_models(path: Path, device: str = "auto") -> list[Callable[[list[s
 
         return predict
 
-    return [lazy(epoch) for epoch in epochs(path)]
+    return [lazy(epoch) for epoch in RunDir(path).epochs()]
 
 
 # -- run sets (one run per test of a suite) ------------------------------------------------
@@ -493,28 +290,6 @@ def _test_only(entry: TestEntry) -> bool:
     return entry.sizes.get("train", 1) == 0
 
 
-def write_runset(out: Path, suite: Path, plan: dict[str, str]) -> None:
-    write_json(
-        out / RUNSET,
-        {"format": "symcomp-runs", "suite": str(suite), "runs": plan},
-    )
-
-
-def read_runset(path: Path) -> dict[str, str]:
-    """test -> run folder name, from a run set's index (every name checked)."""
-    source = str(path / RUNSET)
-    runs = _read_json(path / RUNSET).get("runs")
-    if not isinstance(runs, dict):
-        raise DataError(f"{source}: 'runs' must map tests to run folders.")
-    found = {}
-    for test, run in runs.items():
-        check_name(test, what="test name", source=source, nested=True)
-        check_name(run, what="run folder name", source=source, nested=True)
-        confined(path, run, what="run folder name", source=source)  # no link out of the set
-        found[test] = run
-    return found
-
-
 def train_suite(
     suite: Path,
     config: RunConfig,
@@ -526,7 +301,7 @@ def train_suite(
     jobs: Jobs = 1,
     progress: Callable[[str], Callable[[Progress], None] | None] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """One run per distinct split of ``suite`` into ``out/<test>``, indexed by ``out/runs.json``.
+    """One run per distinct split of ``suite`` into ``out/<test>``, indexed by a run set.
 
     The index is written first, so an interrupted run set is a run set: ``resume`` keeps the
     finished runs, continues a partial one from its last epoch and trains the rest;
@@ -535,7 +310,7 @@ def train_suite(
     ``progress(test)`` may return a per-step callback for that test's run (local only)."""
     folder = Suite.read(suite)
     plan = suite_plan(folder)
-    _prepare_runset(out, overwrite=overwrite, resume=resume)
+    prepare_runset(out, overwrite=overwrite, resume=resume)
     write_runset(out, folder.root, plan)
     units = [
         _Unit(str(folder.root), test, config.to_json(), str(out / test), device)
@@ -564,37 +339,21 @@ class _Unit:
 
 def _train_unit(unit: _Unit, progress: Callable[[Progress], None] | None = None) -> dict[str, Any]:
     """Train (or finish, or keep) one run of a run set; return its summary."""
-    out = Path(unit.out)
-    state = run_progress(out)
+    run = RunDir(Path(unit.out))
+    state = run.progress()
     if state == "finished":
-        return _read_json(out / "summary.json")
+        return run.summary()
     data = Suite.read(Path(unit.suite)).test(unit.test)
     config = RunConfig.from_json(unit.config)
     return train_run(
         data,
         config,
-        out,
+        run.path,
         device=unit.device,
         resume=state == "partial",
         overwrite=state == "started",  # a run that saved nothing starts again
         progress=progress,
     )
-
-
-def _prepare_runset(out: Path, *, overwrite: bool, resume: bool) -> None:
-    if out.exists() and any(out.iterdir()) and not resume:
-        if not is_runset(out):
-            _prepare(out, resume=False, overwrite=overwrite)  # names foreign files, if any
-            return
-        if not overwrite:
-            raise OutputError(
-                f"{out} holds a run set; pass `resume` to continue it (finished runs are kept) "
-                f"or `overwrite` to train it anew, or choose another `out`."
-            )
-        _prepare(out, resume=False, overwrite=True)
-    if resume and out.exists() and any(out.iterdir()) and not is_runset(out):
-        raise OutputError(f"`resume`: {out} is not a run set.")
-    out.mkdir(parents=True, exist_ok=True)
 
 
 def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
@@ -607,10 +366,10 @@ def runs_for_tests(path: Path, suite: Suite) -> dict[str, Path | None]:
         runs = read_runset(path)
         found = {test: path / runs[test] if test in runs else None for test in suite.tests}
         return {
-            t: p if p is not None and run_progress(p) == "finished" else None
+            t: p if p is not None and RunDir(p).progress() == "finished" else None
             for t, p in found.items()
         }
-    saved = run_config(path)
+    saved = RunDir(path).config()
     served = {
         t: _trained_on(saved, partial(suite.training_digest, t), partial(suite.digest, t))
         for t in suite.tests

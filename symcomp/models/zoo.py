@@ -1,5 +1,10 @@
 """The models by name, their resolved configuration, and building a task from it.
 
+This is the configuration of a run: :class:`RunConfig` (resolved from a preset of
+:mod:`symcomp.models.presets` and ``key=value`` overrides, saved in and read back from a run
+folder), the vocabularies a configuration derives from its training data, and the task (the
+network of :mod:`symcomp.models.nets` with its vocabularies) built from both.
+
 A run's configuration is a model name, a preset and four sections: ``model`` (the model's
 config dataclass), ``head`` (classifiers), ``task`` (:class:`TaskConfig`) and ``train``
 (:class:`TrainConfig`). ``--set key=value`` overrides any field; a bare key is looked up in
@@ -23,30 +28,33 @@ from typing import Any, Literal
 import torch
 from torch import nn
 
-from symcomp._util import did_you_mean
-from symcomp.errors import SymcompError
-from symcomp.models.bert import BertConfig, BertEncoder
-from symcomp.models.bow import BagOfWords, BagOfWordsConfig
-from symcomp.models.classifier import Classifier, HeadConfig
-from symcomp.models.convs2s import ConvS2S, ConvS2SConfig
-from symcomp.models.dice import install_dice
-from symcomp.models.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
-from symcomp.models.lstms2s import LSTMS2S, LSTMS2SConfig
-from symcomp.models.nli_head import NLIHeadConfig, PairClassifier
+from symcomp._util import Record, did_you_mean
+from symcomp.errors import DataError, SymcompError
+from symcomp.models.inputs.trees import Node
+from symcomp.models.inputs.vocab import Labels, Vocab, tokenize
+from symcomp.models.nets.bert import BertConfig, BertEncoder
+from symcomp.models.nets.bow import BagOfWords, BagOfWordsConfig
+from symcomp.models.nets.classifier import Classifier, HeadConfig
+from symcomp.models.nets.convs2s import ConvS2S, ConvS2SConfig
+from symcomp.models.nets.dice import install_dice
+from symcomp.models.nets.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
+from symcomp.models.nets.lstms2s import LSTMS2S, LSTMS2SConfig
+from symcomp.models.nets.nli_head import NLIHeadConfig, PairClassifier
+from symcomp.models.nets.transformer import Transformer, TransformerConfig
+from symcomp.models.nets.tree_lstm import TreeLSTM, TreeLSTMConfig, usable_backend
 from symcomp.models.presets import PRESETS
-from symcomp.models.tasks import (
+from symcomp.models.training.device import seeded
+from symcomp.models.training.tasks import (
+    PAIR_SEPARATOR,
     ClassifierTask,
     Seq2SeqTask,
     Task,
     TaskConfig,
+    split_pair,
     token_inputs,
     tree_inputs,
 )
-from symcomp.models.trainer import TrainConfig
-from symcomp.models.transformer import Transformer, TransformerConfig
-from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig, usable_backend
-from symcomp.models.trees import Node
-from symcomp.models.vocab import Labels, Vocab
+from symcomp.models.training.trainer import TrainConfig
 
 
 @dataclass(frozen=True)
@@ -251,12 +259,61 @@ def _convert(text: str, hint: Any, item: str) -> Any:
 # -- building ------------------------------------------------------------------------------------
 
 
+def input_parser(config: RunConfig, language: str | None) -> Callable[[str], Node] | None:
+    """The parser that gives a tree model its input trees (None: the model reads tokens).
+
+    ``language`` names the language of the data (None: an imported pool)."""
+    if config.spec.inputs != "trees":
+        return None
+    if language is None:
+        raise DataError(
+            f"{config.model} reads parse trees of its inputs, and this suite is over an "
+            f"imported pool with no language to parse them; train a sequence model (lstms2s, "
+            f"transformer) or give the pool a language."
+        )
+    from symcomp.core.registry import get_language
+
+    return tree_parser(get_language(language), config)
+
+
+def vocabularies(
+    config: RunConfig, train: Sequence[Record], parse: Callable[[str], Node] | None
+) -> dict[str, Any]:
+    """Vocabularies and data-derived settings from the training records."""
+    if config.spec.kind == "seq2seq":
+        targets = [tokenize(str(r["output"])) for r in train]
+        longest = max((len(t) for t in targets), default=1)
+        return {
+            "source": Vocab.build(tokenize(str(r["input"])) for r in train).to_json(),
+            "target": Vocab.build(targets).to_json(),
+            "max_output": config.task.max_output or max(2 * longest, longest + 20) + 1,
+        }
+    pairs = bool(train) and all(
+        ("premise" in r and "hypothesis" in r) or PAIR_SEPARATOR in str(r["input"]) for r in train
+    )
+    texts = [t for r in train for t in (split_pair(r) if pairs else (str(r["input"]),))]
+    if parse is not None:
+        source = Vocab.build(parse(text).labels() for text in texts)
+    else:
+        source = Vocab.build(tokenize(text) for text in texts)
+    labels = Labels.build(str(r["output"]) for r in train)
+    return {"source": source.to_json(), "labels": list(labels.names), "pairs": pairs}
+
+
 def build_task(
     config: RunConfig,
     vocab: dict[str, Any],
     parse: Callable[[str], Node] | None = None,
 ) -> Task:
-    """The model of ``config`` inside its task, from saved vocabularies (see ``vocabularies``)."""
+    """The model of ``config`` inside its task, from saved vocabularies (see
+    :func:`vocabularies`), initialised from the configuration's seed."""
+    with seeded(config.train.seed):
+        task = _task(config, vocab, parse)
+    task.seed = config.train.seed
+    return task
+
+
+def _task(config: RunConfig, vocab: dict[str, Any], parse: Callable[[str], Node] | None) -> Task:
     spec = config.spec
     model_config = spec.config(**config.model_config)
     source = Vocab.from_json(vocab["source"])
@@ -292,7 +349,7 @@ def tree_parser(language: Any, config: RunConfig) -> Callable[[str], Node]:
     """Text -> :class:`Node` through ``language.parse`` (cached; long child lists folded)."""
     from functools import lru_cache
 
-    from symcomp.models.trees import from_lark
+    from symcomp.models.inputs.trees import from_lark
 
     model_config = config.model_config
     limit = config.task.max_children or None

@@ -186,6 +186,7 @@ def _reproduce(
 
 
 def _run(paper: Paper, suite: Path, out: Path, spec: RunSpec, device: str) -> Outcome:
+    from symcomp.models.run_dir import RunDir
     from symcomp.models.runs import run_progress, train_run
     from symcomp.models.zoo import resolve
     from symcomp.suites.reading import Suite
@@ -205,7 +206,7 @@ def _run(paper: Paper, suite: Path, out: Path, spec: RunSpec, device: str) -> Ou
             overwrite=state == "started",
         )
     redo = f"Delete {folder} to train the run again, or pass `overwrite` to start anew."
-    summary = read_json(folder / "summary.json", what="a run's summary", fix=redo)
+    summary = RunDir(folder).summary(fix=redo)
     scores_file = out / "scores" / f"{spec.folder}.json"
     if scores_file.is_file():
         scores = read_json(

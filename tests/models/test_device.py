@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from symcomp.errors import SymcompError
-from symcomp.models.device import amp_dtype, autocast, resolve_device, seeded
+from symcomp.models.training.device import amp_dtype, autocast, resolve_device, seeded
 
 
 def test_auto_picks_cuda_exactly_when_present() -> None:

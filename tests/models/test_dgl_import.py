@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from symcomp.models.dgl_import import PLACEHOLDER, DGLUnavailableError, import_dgl
+from symcomp.models.nets.dgl_import import PLACEHOLDER, DGLUnavailableError, import_dgl
 from tests.conftest import REPO
 
 
@@ -42,7 +42,7 @@ def test_plain_import_fails_and_other_backend_is_refused() -> None:
     )  # fmt: skip
     assert plain.returncode != 0
     code = (
-        "from symcomp.models.dgl_import import import_dgl, DGLUnavailableError\n"
+        "from symcomp.models.nets.dgl_import import import_dgl, DGLUnavailableError\n"
         "try:\n    import_dgl()\nexcept DGLUnavailableError as e:\n    print('refused', e)\n"
     )
     other = subprocess.run(

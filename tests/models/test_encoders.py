@@ -9,8 +9,8 @@ import pytest
 import torch
 
 import symcomp
-from symcomp.models.tasks import ClassifierTask, TaskConfig, split_pair
-from symcomp.models.zoo import build_task, resolve, tree_parser
+from symcomp.models.training.tasks import ClassifierTask, TaskConfig, split_pair
+from symcomp.models.zoo import build_task, resolve, tree_parser, vocabularies
 
 # prefix arithmetic with its value as the label: tokens, and parse trees of the language
 RECORDS = [
@@ -27,8 +27,6 @@ ENCODERS = ["bow", "lstm", "treelstm", "bert", "albert"]
 
 
 def make(model: str, records: list[dict[str, str]], sets: tuple[str, ...] = ()) -> ClassifierTask:
-    from symcomp.models.runs import vocabularies
-
     config = resolve(model, "tiny", ["dropout=0.0", *sets])
     parse = None
     if config.spec.inputs == "trees":
@@ -127,7 +125,7 @@ def test_nli_head_overfits_pairs(model: str, fields: bool) -> None:
 
 
 def test_nli_combinations_and_pair_inputs() -> None:
-    from symcomp.models.nli_head import NLIHeadConfig
+    from symcomp.models.nets.nli_head import NLIHeadConfig
 
     assert NLIHeadConfig(combine="concat, absdiff").parts() == ["concat", "absdiff"]
     with pytest.raises(ValueError, match="combine"):
@@ -140,8 +138,8 @@ def test_nli_combinations_and_pair_inputs() -> None:
 
 
 def test_dice_numbers_are_frozen_and_the_rest_learn() -> None:
-    from symcomp.models.dice import DiceEmbedding, install_dice
-    from symcomp.models.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
+    from symcomp.models.nets.dice import DiceEmbedding, install_dice
+    from symcomp.models.nets.lstm_encoder import LSTMEncoder, LSTMEncoderConfig
 
     tokens = ["<pad>", "<unk>", "<bos>", "<eos>", "+", "×", "1", "7", "100"]
     encoder = LSTMEncoder(LSTMEncoderConfig(embedding=6, hidden=4), len(tokens))
@@ -163,7 +161,7 @@ def test_dice_numbers_are_frozen_and_the_rest_learn() -> None:
 
 
 def test_random_shift_moves_positions_only_while_training() -> None:
-    from symcomp.models.bert import BertConfig, BertEncoder
+    from symcomp.models.nets.bert import BertConfig, BertEncoder
 
     torch.manual_seed(0)
     config = BertConfig(d_model=8, heads=2, ff=16, layers=1, dropout=0.0, random_shift=5)

@@ -10,7 +10,8 @@ import pytest
 from symcomp.core.registry import get_language
 from symcomp.data.generate import PoolSpec, write_pool
 from symcomp.data.splits import Split
-from symcomp.models.runs import FORMAT, runs_for_tests, suite_plan
+from symcomp.models.run_dir import FORMAT
+from symcomp.models.runs import runs_for_tests, suite_plan
 from symcomp.suites.from_splits import suite_from_splits
 from symcomp.suites.reading import Suite
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.errors import DataError
-from symcomp.models.safe_load import load_torch_file
+from symcomp.models.run_dir import load_torch_file
 
 TINY = ("--preset", "tiny", "--set", "epochs=1", "--set", "dev_limit=5", "--set", "max_output=12")
 

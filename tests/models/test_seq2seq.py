@@ -8,13 +8,13 @@ import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812
 
-from symcomp.models.convs2s import ConvS2S, ConvS2SConfig
-from symcomp.models.data import pad_sequences
-from symcomp.models.decoding import beam_search, greedy
-from symcomp.models.lstms2s import LSTMS2S, LSTMS2SConfig
-from symcomp.models.tasks import Seq2SeqTask, TaskConfig
-from symcomp.models.transformer import Transformer, TransformerConfig
-from symcomp.models.vocab import BOS, EOS, PAD, Vocab
+from symcomp.models.inputs.vocab import BOS, EOS, PAD, Vocab
+from symcomp.models.nets.convs2s import ConvS2S, ConvS2SConfig
+from symcomp.models.nets.decoding import beam_search, greedy
+from symcomp.models.nets.lstms2s import LSTMS2S, LSTMS2SConfig
+from symcomp.models.nets.transformer import Transformer, TransformerConfig
+from symcomp.models.training.data import pad_sequences
+from symcomp.models.training.tasks import Seq2SeqTask, TaskConfig
 
 Seq2Seq = Transformer | LSTMS2S | ConvS2S
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 import torch
 
-from symcomp.models.runs import checkpoint_models, epochs, load_run, train_run
-from symcomp.models.trainer import TrainConfig, lr_factor
+from symcomp.models.run_dir import RunDir
+from symcomp.models.runs import checkpoint_models, load_run, train_run
+from symcomp.models.training.trainer import TrainConfig, lr_factor
 from symcomp.models.zoo import resolve
 from symcomp.suites.reading import read_test
 
@@ -62,7 +63,7 @@ def test_resume_continues_like_an_uninterrupted_run(tiny_pcfg_suite: Path, tmp_p
     config = resolve("lstms2s", "tiny", ["dropout=0.1", "dev_limit=5", "epochs=3"])
     data = read_test(tiny_pcfg_suite / "task")
     train_run(data, config, tmp_path / "resumed", device="cpu", resume=True)
-    assert epochs(tmp_path / "resumed") == [1, 2, 3]
+    assert RunDir(tmp_path / "resumed").epochs() == [1, 2, 3]
     assert metrics(tmp_path / "straight") == metrics(tmp_path / "resumed")
     assert same_weights(weights(tmp_path / "straight", 3), weights(tmp_path / "resumed", 3))
 

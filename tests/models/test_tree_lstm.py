@@ -11,8 +11,8 @@ import pytest
 import torch
 
 import symcomp
-from symcomp.models.tree_lstm import TreeLSTM, TreeLSTMConfig
-from symcomp.models.trees import Node, TreeBatch, from_lark
+from symcomp.models.inputs.trees import Node, TreeBatch, from_lark
+from symcomp.models.nets.tree_lstm import TreeLSTM, TreeLSTMConfig
 
 LABELS = [f"l{i}" for i in range(12)]
 
@@ -124,7 +124,8 @@ def test_dgl_off_the_cpu_falls_back_to_torch() -> None:
 
 @pytest.mark.parametrize("variant", ["childsum", "nary"])
 def test_training_gives_the_same_numbers_with_either_backend(variant: str, tmp_path: Path) -> None:
-    from symcomp.models.runs import read_metrics, run_config, train_run
+    from symcomp.models.run_dir import RunDir
+    from symcomp.models.runs import read_metrics, train_run
     from symcomp.models.zoo import resolve
     from symcomp.suites.reading import Suite
 
@@ -140,6 +141,6 @@ def test_training_gives_the_same_numbers_with_either_backend(variant: str, tmp_p
         summary = train_run(data, resolve("treelstm", "tiny", sets), tmp_path / backend)
         losses = [row["train_loss"] for row in read_metrics(tmp_path / backend)]
         runs[backend] = (summary["test_accuracy"], losses)
-        assert run_config(tmp_path / backend)["model_config"]["backend"] == backend
+        assert RunDir(tmp_path / backend).config()["model_config"]["backend"] == backend
     assert runs["dgl"][0] == runs["torch"][0]
     assert runs["dgl"][1] == pytest.approx(runs["torch"][1], abs=1e-5)

@@ -26,8 +26,8 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
-from symcomp.models.decoding import State
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.vocab import PAD
+from symcomp.models.nets.decoding import State
 
 SCALE = math.sqrt(0.5)
 

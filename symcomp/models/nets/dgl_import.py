@@ -60,7 +60,7 @@ def import_dgl() -> Any:
         )
     if PLACEHOLDER not in sys.modules:
         sys.modules[PLACEHOLDER] = _GraphboltPlaceholder(
-            PLACEHOLDER, "Placeholder installed by symcomp.models.dgl_import (see there)."
+            PLACEHOLDER, "Placeholder installed by symcomp.models.nets.dgl_import (see there)."
         )
     try:
         return importlib.import_module("dgl")
@@ -70,12 +70,3 @@ def import_dgl() -> Any:
             "pip install -c constraints.txt 'symcomp[models]' (dgl==2.1.0), or use the "
             "tree-LSTM's pure-torch backend (setting backend=torch)."
         ) from None
-
-
-def dgl_available() -> bool:
-    """True when :func:`import_dgl` succeeds."""
-    try:
-        import_dgl()
-    except DGLUnavailableError:
-        return False
-    return True

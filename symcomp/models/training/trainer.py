@@ -3,8 +3,10 @@
 It drives any :class:`Objective`: a module, batches per epoch, a loss per batch and a dev
 validation. It owns the optimiser (Adam, AdamW, SGD with optional Nesterov momentum), the
 learning-rate schedule (constant, linear warm-up, or the Transformer's "noam" warm-up), gradient
-clipping, mixed precision on CUDA, early stopping on a dev metric, a time budget, one weights
-file per epoch (all kept: overgeneralisation profiles read them) and a resume file.
+clipping, mixed precision on CUDA, early stopping on a dev metric, a time budget, the weights
+of every epoch (all kept: overgeneralisation profiles read them) and a resume state. Where
+these go is the run folder's business (:class:`~symcomp.models.run_dir.RunDir`): the trainer
+knows no file names.
 
 Seeding: everything random (initialisation happens before, under :func:`seeded`; dropout; batch
 order, from (seed, epoch)) comes from torch generators seeded inside :func:`seeded` and the
@@ -17,24 +19,19 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
 import torch
 from torch import nn
 
-from symcomp.errors import DataError, OutputError, SymcompError
-from symcomp.models.device import amp_dtype, autocast, seeded
-from symcomp.models.safe_load import load_torch_file
+from symcomp.errors import DataError, SymcompError
+from symcomp.models.run_dir import RunDir
+from symcomp.models.training.device import amp_dtype, autocast, seeded
 
 log = logging.getLogger(__name__)
-CHECKPOINTS = "checkpoints"
-RESUME = "resume.pt"
-METRICS = "metrics.jsonl"
 
 
 @dataclass(frozen=True)
@@ -138,18 +135,19 @@ def lr_factor(config: TrainConfig, step: int) -> float:
 
 
 class Trainer:
-    """Train ``objective`` for ``config``; write checkpoints and metrics under ``out``."""
+    """Train ``objective`` for ``config``; save weights, metrics and the resume state in
+    ``run``."""
 
     def __init__(
         self,
         config: TrainConfig,
         objective: Objective,
-        out: Path,
+        run: RunDir,
         device: torch.device,
         progress: Callable[[Progress], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.config, self.objective, self.out, self.device = config, objective, out, device
+        self.config, self.objective, self.run, self.device = config, objective, run, device
         self.progress = progress
         # the budget clock, in seconds; injectable so a budget can be tested without real time
         self.clock = clock or (
@@ -175,27 +173,7 @@ class Trainer:
         self.seconds = 0.0  # training + validation, by the budget clock
         self.done = False
 
-    # -- files ---------------------------------------------------------------------------------
-
-    def checkpoint_path(self, epoch: int) -> Path:
-        return self.out / CHECKPOINTS / f"epoch-{epoch:03d}.pt"
-
-    def _save(self, data: Any, path: Path) -> None:
-        partial = path.with_name(path.name + ".partial")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            torch.save(data, partial)
-            os.replace(partial, path)
-        except (OSError, RuntimeError) as error:  # torch reports a full disk as RuntimeError
-            partial.unlink(missing_ok=True)
-            reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
-            raise OutputError(
-                f"cannot write {path}: {reason}. Free space (or choose another `out`) and "
-                f"continue the run with `resume`: every finished epoch is saved."
-            ) from None
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
+    # -- the resume state ---------------------------------------------------------------------
 
     def _state(self) -> dict[str, Any]:
         rng = {"cpu": torch.get_rng_state()}
@@ -215,13 +193,10 @@ class Trainer:
         }
 
     def load_resume(self) -> None:
-        """Continue from ``out/resume.pt`` (written after every epoch)."""
-        path = self.out / RESUME
-        if not path.is_file():
-            raise SymcompError(f"nothing to resume: {path} does not exist.")
+        """Continue from the state saved after the run's last finished epoch."""
         # on the CPU: the RNG states must stay CPU byte tensors, and load_state_dict moves
         # weights and optimiser state to the parameters' device itself
-        state = load_torch_file(path, "cpu")
+        state = self.run.resume_state("cpu")
         try:
             self.module.load_state_dict(state["module"])
             self.optimizer.load_state_dict(state["optimizer"])
@@ -233,11 +208,11 @@ class Trainer:
             self._rng = state["rng"]
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise DataError(
-                f"{path}: does not fit this run's model and optimiser ({type(error).__name__}: "
-                f"{str(error).splitlines()[0] if str(error) else ''}); resume a run of the same "
-                f"model and settings, or train anew."
+                f"{self.run.path}: the resume state does not fit this run's model and optimiser "
+                f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}); "
+                f"resume a run of the same model and settings, or train anew."
             ) from None
-        _truncate_metrics(self.out / METRICS, self.epoch)
+        self.run.keep_metrics(self.epoch)
 
     # -- training --------------------------------------------------------------------------------
 
@@ -256,12 +231,8 @@ class Trainer:
                 self._epoch()
         best_epoch = self.best[1] if self.best else self.epoch
         if best_epoch:
-            self.module.load_state_dict(self._weights(best_epoch))
+            self.module.load_state_dict(self.run.weights(best_epoch, self.device))
         return {"epochs": self.epoch, "best_epoch": best_epoch, "seconds": self.seconds}
-
-    def _weights(self, epoch: int) -> dict[str, torch.Tensor]:
-        weights: dict[str, torch.Tensor] = load_torch_file(self.checkpoint_path(epoch), self.device)
-        return weights
 
     def _clock(self) -> float:
         return self.clock()
@@ -277,7 +248,7 @@ class Trainer:
         self.module.eval()
         dev = self.objective.validate()
         self.seconds += self._clock() - started
-        self._save(self.module.state_dict(), self.checkpoint_path(self.epoch))
+        self.run.save_weights(self.epoch, self.module.state_dict())
         self._track(dev)
         # a diverged loss is NaN: JSON has no NaN, and null says "no number" to every reader
         row = {
@@ -285,9 +256,8 @@ class Trainer:
             for k, v in self._row(totals, dev).items()
         }
         log.info("epoch %d: %s", self.epoch, json.dumps(row))
-        with (self.out / METRICS).open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(row) + "\n")
-        self._save(self._state(), self.out / RESUME)
+        self.run.add_metrics(row)
+        self.run.save_resume(self._state())
 
     def _train_epoch(self, started: float) -> dict[str, float]:
         """Optimisation steps over the epoch's batches (until the budget runs out)."""
@@ -382,15 +352,3 @@ class Trainer:
         if self.config.patience and self.stale >= self.config.patience:
             log.info("early stop: %d epochs without a better %s", self.stale, metric)
             self.done = True
-
-
-def _truncate_metrics(path: Path, epochs: int) -> None:
-    """Drop metric rows after ``epochs`` (an interrupted epoch logged before its resume file)."""
-    if not path.is_file():
-        return
-    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    path.write_text("".join(line + "\n" for line in rows[:epochs]), encoding="utf-8")
-
-
-def config_dict(config: TrainConfig) -> dict[str, Any]:
-    return asdict(config)

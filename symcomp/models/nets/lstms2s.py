@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from symcomp.models.decoding import State
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.vocab import PAD
+from symcomp.models.nets.decoding import State
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import torch
 
-from symcomp.models.vocab import BOS, EOS, PAD
+from symcomp.models.inputs.vocab import BOS, EOS, PAD
 
 State = dict[str, torch.Tensor]
 

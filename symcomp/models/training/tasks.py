@@ -22,10 +22,10 @@ import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
 from symcomp._util import Record
-from symcomp.models.data import length_batches, pad_sequences
-from symcomp.models.decoding import decode
-from symcomp.models.trees import Node, TreeBatch
-from symcomp.models.vocab import BOS, EOS, IGNORE, PAD, UNK, Labels, Vocab, tokenize
+from symcomp.models.inputs.trees import Node, TreeBatch
+from symcomp.models.inputs.vocab import BOS, EOS, IGNORE, PAD, UNK, Labels, Vocab, tokenize
+from symcomp.models.nets.decoding import decode
+from symcomp.models.training.data import length_batches, pad_sequences
 
 log = logging.getLogger(__name__)
 PAIR_SEPARATOR = "|||"

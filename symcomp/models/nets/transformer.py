@@ -3,7 +3,7 @@
 Positions are sinusoidal or learned. Attention is ``scaled_dot_product_attention`` with
 boolean masks (True = may attend). Decoding is incremental: each step runs only the newest
 token, against the cached keys and values of the earlier ones (and of the encoder memory).
-The encoder stack is reused by the BERT-like classifiers (:mod:`symcomp.models.bert`).
+The encoder stack is reused by the BERT-like classifiers (:mod:`symcomp.models.nets.bert`).
 
 >>> import torch
 >>> model = Transformer(TransformerConfig(d_model=16, heads=2, ff=32, layers=1), 10, 12)
@@ -21,8 +21,8 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 from torch import nn
 
-from symcomp.models.decoding import State
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.vocab import PAD
+from symcomp.models.nets.decoding import State
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.vocab import PAD
 
 
 @dataclass(frozen=True)

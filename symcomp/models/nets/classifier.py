@@ -4,7 +4,7 @@ Used for CobA (the value of an arithmetic expression as one of 100 classes) and 
 output is a label. The encoder maps its batch input (token ids, or a tree batch) to [B, H].
 
 >>> import torch
->>> from symcomp.models.bow import BagOfWords, BagOfWordsConfig
+>>> from symcomp.models.nets.bow import BagOfWords, BagOfWordsConfig
 >>> model = Classifier(BagOfWords(BagOfWordsConfig(embedding=8), 10), 3, HeadConfig(hidden=4))
 >>> model(torch.tensor([[4, 5]])).shape
 torch.Size([1, 3])

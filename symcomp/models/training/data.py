@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.vocab import PAD
 
 
 def pad_sequences(sequences: Sequence[Sequence[int]], value: int = PAD) -> torch.Tensor:

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcomp.core.language import Language
-from symcomp.errors import DataError, SymcompError
-from symcomp.metrics.predictions import Predictions
+from symcomp.errors import SymcompError
 
 Model = Callable[[list[str]], list[str]]
 BUILTIN = ("oracle", "copy-strings", "copy-input", "random-guess", "constant-mean")
@@ -127,21 +126,6 @@ def constant_mean(train: Sequence[Mapping[str, Any]]) -> Model:
 
     def predict(inputs: list[str]) -> list[str]:
         return [mean] * len(inputs)
-
-    return predict
-
-
-def from_predictions(predictions: Predictions) -> Model:
-    """A model that looks its answers up in prediction files (None when missing)."""
-
-    def predict(inputs: list[str]) -> list[str]:
-        found = []
-        for text in inputs:
-            prediction = predictions.by_source.get(" ".join(text.split()))
-            if prediction is None:
-                raise DataError(f"{predictions.origin}: no prediction for input {text!r}.")
-            found.append(prediction)
-        return found
 
     return predict
 

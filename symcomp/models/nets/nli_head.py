@@ -5,7 +5,7 @@ With encodings u (premise) and v (hypothesis), the features are any of ``concat`
 concatenated, then an MLP gives one logit per label.
 
 >>> import torch
->>> from symcomp.models.bow import BagOfWords, BagOfWordsConfig
+>>> from symcomp.models.nets.bow import BagOfWords, BagOfWordsConfig
 >>> head = NLIHeadConfig(combine="concat,diff,prod", hidden=4)
 >>> model = PairClassifier(BagOfWords(BagOfWordsConfig(embedding=8), 10), 2, head)
 >>> model((torch.tensor([[4, 5]]), torch.tensor([[6, 7]]))).shape
@@ -21,7 +21,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from symcomp.models.classifier import HeadConfig, mlp, output_size
+from symcomp.models.nets.classifier import HeadConfig, mlp, output_size
 
 Combine = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 FEATURES: dict[str, tuple[int, Combine]] = {

@@ -19,8 +19,8 @@ from typing import Literal
 import torch
 from torch import nn
 
-from symcomp.models.transformer import Encoder, TransformerConfig
-from symcomp.models.vocab import BOS, PAD
+from symcomp.models.inputs.vocab import BOS, PAD
+from symcomp.models.nets.transformer import Encoder, TransformerConfig
 
 
 @dataclass(frozen=True)

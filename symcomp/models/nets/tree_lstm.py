@@ -10,7 +10,7 @@ Each node's input is the embedding of its label (rule alias or token). Child-sum
 N-ary (children in ``arity`` ordered slots, missing ones zero): the gates read the
 concatenation [h_1; ...; h_N] and each slot has its own forget gate.
 
-Backends: ``torch`` runs a :class:`~symcomp.models.trees.TreeBatch` level by level;
+Backends: ``torch`` runs a :class:`~symcomp.models.inputs.trees.TreeBatch` level by level;
 ``dgl`` turns it into one DGL graph (edges child -> parent) and runs ``dgl.prop_nodes_topo``
 (whose topological frontiers are the same levels). Both call the same cell, so with the same
 weights they give the same numbers (tested, with a naive recursive evaluation as a third
@@ -21,7 +21,7 @@ faster than DGL (``benchmarks/perf_train.py``). DGL 2.1's only wheel is CPU-only
 that asks for ``dgl`` on another device falls back to ``torch`` (:func:`usable_backend`).
 
 >>> import torch
->>> from symcomp.models.trees import Node, TreeBatch
+>>> from symcomp.models.inputs.trees import Node, TreeBatch
 >>> encoder = TreeLSTM(TreeLSTMConfig(embedding=4, hidden=6, variant="nary", arity=2), 5)
 >>> batch = TreeBatch.build([Node("a", (Node("b"), Node("c")))], lambda s: 4, arity=2)
 >>> encoder(batch).shape
@@ -38,8 +38,8 @@ import torch
 from torch import nn
 
 from symcomp.errors import SymcompError
-from symcomp.models.trees import TreeBatch
-from symcomp.models.vocab import PAD
+from symcomp.models.inputs.trees import TreeBatch
+from symcomp.models.inputs.vocab import PAD
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def torch_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch
 def dgl_states(cell: TreeLSTMCell, x: torch.Tensor, batch: TreeBatch) -> torch.Tensor:
     """The trees as one DGL graph (edge child -> parent, slot as edge data), propagated in
     topological order with ``dgl.prop_nodes_topo``."""
-    from symcomp.models.dgl_import import import_dgl
+    from symcomp.models.nets.dgl_import import import_dgl
 
     dgl = import_dgl()
     parent, slot = (batch.children > 0).nonzero(as_tuple=True)
