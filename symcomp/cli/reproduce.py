@@ -7,15 +7,15 @@ from pathlib import Path
 import click
 
 from symcomp.cli.app import cli, quiet
-
-PAPERS = ("keysers2020", "hupkes2020", "coba", "neely2020", "yanaka2020")  # symcomp.papers
+from symcomp.papers import PAPERS
+from symcomp.papers.plan import SCALES
 
 
 @cli.command()
-@click.argument("paper", type=click.Choice(PAPERS))
+@click.argument("paper", type=click.Choice(list(PAPERS)))
 @click.option(
     "--scale",
-    type=click.Choice(["tiny", "small", "paper"]),
+    type=click.Choice(list(SCALES)),
     default="small",
     show_default=True,
     help="tiny: a minute (tests); small: a CPU, within the times in docs/reproductions.md; "
@@ -71,7 +71,8 @@ def reproduce(
         command=command,
         overwrite=overwrite,
     )
-    larger = {"tiny": "small", "small": "paper"}.get(scale)
+    following = SCALES.index(scale) + 1
+    larger = SCALES[following] if following < len(SCALES) else None
     for finding in results["findings"]:
         line = f"{verdict(finding)}: {finding['finding']} ({finding['symcomp']})"
         if finding["reproduced"] is None:  # what was measured says why

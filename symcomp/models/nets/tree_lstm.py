@@ -16,7 +16,7 @@ Backends: ``torch`` runs a :class:`~symcomp.models.inputs.trees.TreeBatch` level
 weights they give the same numbers (tested, with a naive recursive evaluation as a third
 opinion). The encoding of a tree is its root's ``h``.
 
-The default backend is ``torch``: it runs on every device, and on the CPU it is 2.1-2.3x
+The default backend is ``torch``: it runs on every device, and on the CPU it is 1.8-2.3x
 faster than DGL (``benchmarks/perf_train.py``). DGL 2.1's only wheel is CPU-only, so a run
 that asks for ``dgl`` on another device falls back to ``torch`` (:func:`usable_backend`).
 
