@@ -62,8 +62,9 @@ def load_model(spec: str, context: ModelContext) -> Model:
     return checked(as_model(getattr(module, attribute), spec), spec)
 
 
-def load_run_model(path: Path, epoch: int | None = None) -> Model:
-    """The model of a run directory written by ``symcomp train`` (best epoch by default)."""
+def load_run_model(path: Path, epoch: int | None = None, device: str = "auto") -> Model:
+    """The model of a run directory written by ``symcomp train`` (best epoch by default), on
+    ``device`` (auto: CUDA when present)."""
     try:
         from symcomp.models.run_dir import RunDir
         from symcomp.models.runs import load_run
@@ -74,7 +75,7 @@ def load_run_model(path: Path, epoch: int | None = None) -> Model:
         ) from None
     if not RunDir(path).is_run():
         raise SymcompError(f"{path} is a folder but not a run written by symcomp train.")
-    return checked(as_model(load_run(path, epoch)), str(path))
+    return checked(as_model(load_run(path, epoch, device)), str(path))
 
 
 def _import(location: str) -> Any:

@@ -21,8 +21,8 @@ from symcomp.models.runsets import is_runset, read_runset
 from symcomp.suites.reading import Suite
 
 
-def _model(path: Path, context: ModelContext) -> Model:
-    return load_run_model(path)
+def _model(path: Path, device: str, context: ModelContext) -> Model:
+    return load_run_model(path, device=device)
 
 
 def run_report_card(
@@ -32,8 +32,10 @@ def run_report_card(
     checkpoints: Sequence[Predictions | Model] = (),
     *,
     jobs: Jobs = 1,
+    device: str = "auto",
 ) -> dict[str, Any]:
-    """Score ``run`` (a run directory or a run set) on ``suite`` (or on ``tests`` of it).
+    """Score ``run`` (a run directory or a run set) on ``suite`` (or on ``tests`` of it), its
+    models loaded on ``device`` (auto: CUDA when present).
 
     Tests no finished run serves are reported with a note naming the missing run and no
     numbers (n/a on the card): a partial run set is scored as far as it goes. Naming a test
@@ -59,8 +61,8 @@ def run_report_card(
             continue
         source = PredictionSource(
             str(run),
-            model=functools.partial(_model, trained),
-            checkpoints=list(checkpoints) or checkpoint_models(trained),
+            model=functools.partial(_model, trained, device),
+            checkpoints=list(checkpoints) or checkpoint_models(trained, device),
         )
         units.append((folder.root, test, source))
     executor = as_executor(jobs)

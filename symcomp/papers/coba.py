@@ -94,10 +94,10 @@ class CobA:
             for s in config.seeds
         ]
 
-    def score(self, suite: Path, run: Path, spec: RunSpec) -> dict[str, Any]:
+    def score(self, suite: Path, run: Path, spec: RunSpec, device: str) -> dict[str, Any]:
         from symcomp.models.report import run_report_card
 
-        result = run_report_card(suite, run, [spec.test])["tests"][spec.test]
+        result = run_report_card(suite, run, [spec.test], device=device)["tests"][spec.test]
         if result.get("pairs"):
             pairs = result["pairs"]
             return {

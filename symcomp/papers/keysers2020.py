@@ -129,7 +129,7 @@ class Keysers2020:
             for s in config.seeds
         ]
 
-    def score(self, suite: Path, run: Path, spec: RunSpec) -> dict[str, Any]:
+    def score(self, suite: Path, run: Path, spec: RunSpec, device: str) -> dict[str, Any]:
         from symcomp.suites.reading import Suite
 
         meta = Suite.read(suite).split(spec.test).meta

@@ -60,8 +60,9 @@ class Paper(Protocol):
         """Every run the paper compares at this scale."""
         ...
 
-    def score(self, suite: Path, run: Path, spec: RunSpec) -> dict[str, Any]:
-        """The scores of one finished run (models in the loop where a test needs it)."""
+    def score(self, suite: Path, run: Path, spec: RunSpec, device: str) -> dict[str, Any]:
+        """The scores of one finished run (models in the loop, on ``device``, where a test
+        needs them)."""
         ...
 
     def report(self, outcomes: Sequence[Outcome], out: Path, scale: str) -> dict[str, Any]:

@@ -213,7 +213,7 @@ def _run(paper: Paper, suite: Path, out: Path, spec: RunSpec, device: str) -> Ou
             scores_file, what="a run's scores", fix="Delete it to score the run again."
         )
     else:
-        scores = paper.score(suite, folder, spec)
+        scores = paper.score(suite, folder, spec, device)
         scores_file.parent.mkdir(parents=True, exist_ok=True)
         write_json(scores_file, scores)
     return Outcome(

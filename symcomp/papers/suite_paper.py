@@ -99,7 +99,7 @@ class SuitePaper:
             for s in config.seeds
         ]
 
-    def score(self, suite: Path, run: Path, spec: RunSpec) -> dict[str, Any]:
+    def score(self, suite: Path, run: Path, spec: RunSpec, device: str) -> dict[str, Any]:
         from symcomp.models.report import run_report_card
         from symcomp.models.runs import runs_for_tests
         from symcomp.suites.reading import Suite
@@ -109,7 +109,7 @@ class SuitePaper:
             for t, r in runs_for_tests(run, Suite.read(suite)).items()
             if r is not None and any(fnmatchcase(t, pattern) for pattern in spec.scored)
         ]
-        card = run_report_card(suite, run, served)["tests"]
+        card = run_report_card(suite, run, served, device=device)["tests"]
         return {
             test: {k: v for k, v in result.items() if k in KEEP} for test, result in card.items()
         }

@@ -194,3 +194,17 @@ def test_bar_figures_are_readable() -> None:
     import matplotlib.pyplot as plt
 
     plt.close(figure)
+
+
+def test_device_cpu_also_scores_on_the_cpu_where_a_gpu_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--device` reaches the models in the loop (localism, per-function, profiles), not only
+    training: with a GPU present, `--device cpu` used to score on CUDA."""
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    out = tmp_path / "h"
+    code, text = run("reproduce", "hupkes2020", "--scale", "tiny", "--out", out, "--device", "cpu")
+    assert code == 0, text
+    assert json.loads((out / "results.json").read_text())["device"] == "cpu"
