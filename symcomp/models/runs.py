@@ -59,9 +59,7 @@ def train_run(
 
     ``clock`` replaces the time budget's clock (seconds; tests pass a fake one)."""
     where = resolve_device(device)
-    config, note = on_device(config, where)
-    if note:
-        log.warning(note)
+    config, note = _usable_on(config, where)
     run = RunDir(out)
     _check_fits(config, data)
     prepare(out, resume=resume, overwrite=overwrite)
@@ -149,6 +147,14 @@ def _check_resumable(run: RunDir, config: RunConfig, data: SuiteTest) -> None:
         )
 
 
+def _usable_on(config: RunConfig, where: torch.device) -> tuple[RunConfig, str | None]:
+    """:func:`on_device`, with its note (a replaced setting) told as a warning."""
+    config, note = on_device(config, where)
+    if note:
+        log.warning(note)
+    return config, note
+
+
 def _saved_config(
     config: RunConfig, data: SuiteTest, device: torch.device, note: str | None
 ) -> dict[str, Any]:
@@ -233,9 +239,7 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
             f"{run.config_file}: not a run configuration symcomp can read ({error}); "
             f"train the run again."
         ) from None
-    config, note = on_device(config, where)
-    if note:
-        log.warning(note)
+    config, _note = _usable_on(config, where)
     try:
         task = build_task(config, vocab, input_parser(config, language))
     except (KeyError, TypeError, ValueError) as error:

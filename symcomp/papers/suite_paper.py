@@ -54,7 +54,7 @@ class SuiteScale:
         >>> SuiteScale({}, (0,), "small", (), (), tests=("task", "sys*")).measures("localism")
         False
         """
-        return any(fnmatchcase(test, pattern) for pattern in self.tests)
+        return named(test, self.tests)
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class SuitePaper:
         served = [
             t
             for t, r in runs_for_tests(run, Suite.read(suite)).items()
-            if r is not None and any(fnmatchcase(t, pattern) for pattern in spec.scored)
+            if r is not None and named(t, spec.scored)
         ]
         card = run_report_card(suite, run, served, device=device)["tests"]
         return {
@@ -177,6 +177,15 @@ class SuitePaper:
     def findings(self, scores: Scores, names: Sequence[str]) -> list[dict[str, Any]]:
         """The paper's findings checked on the scores (override)."""
         return []
+
+
+def named(test: str, patterns: Sequence[str]) -> bool:
+    """Whether a shell pattern names ``test`` (``*`` reaches across ``/``).
+
+    >>> named("protocol-I/no/r1/S4/plain", ["protocol-I/*/S4/*"])
+    True
+    """
+    return any(fnmatchcase(test, pattern) for pattern in patterns)
 
 
 def matching(tests: Mapping[str, list[dict[str, Any]]], test: str) -> list[dict[str, Any]]:
