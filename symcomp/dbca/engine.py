@@ -49,6 +49,10 @@ class Channel:
         self.counts = np.zeros((2, rows.width), dtype=np.float64)
         self.totals = np.zeros(2, dtype=np.float64)
         self.terms = np.zeros(rows.width, dtype=np.float64)
+        # each side's counts raised to its exponent (α, 1 − α): a candidate move changes one
+        # side, so scoring it needs only that side's power (the costliest step of a search)
+        self.powered = np.zeros((2, rows.width), dtype=np.float64)
+        self.exponents = (alpha, 1.0 - alpha)
         self.sum = 0.0
         owners = np.repeat(np.arange(len(rows)), rows.lengths())
         self.row_totals = np.bincount(owners, weights=rows.values, minlength=len(rows))
@@ -67,7 +71,10 @@ class Channel:
             if side != UNUSED:
                 self.counts[side, columns] += sign * values
                 self.totals[side] += sign * self.row_totals[example]
-        new = self.terms_of(self.counts[0, columns], self.counts[1, columns])
+                self.powered[side, columns] = np.power(
+                    self.counts[side, columns], self.exponents[side]
+                )
+        new = self.powered[0, columns] * self.powered[1, columns]
         self.sum += float(np.sum(new - self.terms[columns]))
         self.terms[columns] = new
 
@@ -80,17 +87,20 @@ class Channel:
         positions, slot = self.rows.entries(examples)
         columns = self.rows.indices[positions]
         values = self.rows.values[positions]
-        entry_source = sources[slot]
-        side0 = self.counts[0, columns].copy()
-        side1 = self.counts[1, columns].copy()
-        for side, array in ((0, side0), (1, side1)):
-            array -= np.where(entry_source == side, values, 0.0)
+        powered = [self.powered[0, columns], self.powered[1, columns]]
+        from_unused = bool(np.all(sources == UNUSED))
+        for side in (0, 1):
+            if from_unused and target != side:
+                continue  # unchanged: its cached power is exact
+            counts = self.counts[side, columns].copy()
+            if not from_unused:
+                counts -= np.where(sources[slot] == side, values, 0.0)
             if target == side:
-                array += values
-        np.maximum(side0, 0.0, out=side0)
-        np.maximum(side1, 0.0, out=side1)
+                counts += values
+            np.maximum(counts, 0.0, out=counts)
+            powered[side] = np.power(counts, self.exponents[side])
         delta = np.bincount(
-            slot, weights=self.terms_of(side0, side1) - self.terms[columns], minlength=len(examples)
+            slot, weights=powered[0] * powered[1] - self.terms[columns], minlength=len(examples)
         )
         moved = self.row_totals[examples]
         total0 = self.totals[0] - np.where(sources == 0, moved, 0.0) + (moved if target == 0 else 0)
