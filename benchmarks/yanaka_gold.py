@@ -32,17 +32,27 @@ from symcomp.logic.prover import Label, Problem
 def check(rows: list[tuple[str, str, str, str]], prover_name: str) -> dict[str, Any]:
     language = symcomp.get_language("monotonicity")
     prover, axioms = make_prover(prover_name), read_axioms()
-    counts: dict[str, float] = {"rows": len(rows), "agree": 0, "disagree": 0, "unknown": 0}
-    wrong = []
+    counts: dict[str, float] = {
+        "rows": len(rows),
+        "agree": 0,
+        "disagree": 0,
+        "unknown": 0,
+        "inconsistent_premises": 0,
+    }
+    wrong, undecided = [], []
     start = time.process_time()
     for premise, hypothesis, gold, _genre in rows:
         problem = Problem(
             (("premise", language.meaning(premise)),), language.meaning(hypothesis), axioms
         )
         verdict = prover.prove(problem).label
+        entailed = verdict in (Label.ENTAILMENT, Label.INCONSISTENT)  # classically, both
+        if verdict is Label.INCONSISTENT:
+            counts["inconsistent_premises"] += 1
         if verdict is Label.UNKNOWN:
             counts["unknown"] += 1
-        elif (verdict is Label.ENTAILMENT) == (gold == "entailment"):
+            undecided.append({"premise": premise, "hypothesis": hypothesis, "gold": gold})
+        elif entailed == (gold == "entailment"):
             counts["agree"] += 1
         else:
             counts["disagree"] += 1
@@ -57,7 +67,7 @@ def check(rows: list[tuple[str, str, str, str]], prover_name: str) -> dict[str, 
                 }
             )
     counts["cpu_seconds"] = round(time.process_time() - start, 1)
-    return {**counts, "disagreements": wrong}
+    return {**counts, "disagreements": wrong, "unknowns": undecided}
 
 
 def main() -> None:
@@ -77,11 +87,11 @@ def main() -> None:
     stem = f"yanaka_gold_{args.prover}"
     (args.out / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
     lines = [
-        "| file type | rows | agree | disagree | unknown | CPU s |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| file type | rows | agree | disagree | unknown | premises without a model | CPU s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
         *(
             f"| {name} | {r['rows']} | {r['agree']} | {r['disagree']} | {r['unknown']} "
-            f"| {r['cpu_seconds']} |"
+            f"| {r['inconsistent_premises']} | {r['cpu_seconds']} |"
             for name, r in results.items()
         ),
         "",

@@ -121,3 +121,28 @@ def test_explain_prints_one_rows_certificate(pool: Path):
     assert "proof uses: premise" in result.output
     result = CliRunner().invoke(cli, ["verify", str(pool), "--explain", "no-such-row"])
     assert result.exit_code == 2 and "no row of" in result.output
+
+
+# a row of Yanaka et al.'s published pipeline (depth 2, seed 20): "monkey" repeated makes the
+# premise inconsistent (a monkey that cleaned no monkey cleaned a monkey)
+VACUOUS = (
+    "Some monkey which a few monkeys which cleaned no monkey cleaned ran.",
+    "Some monkey which a few monkeys which cleaned no monkey that liked flowers cleaned ran.",
+)
+
+
+def test_premises_without_a_model_are_decided_and_listed(tmp_path: Path):
+    data = tmp_path / "vacuous.tsv"
+    data.write_text(
+        "premise\thypothesis\tlabel\n"
+        f"{VACUOUS[0]}\t{VACUOUS[1]}\tentailment\n"
+        f"{VACUOUS[0]}\t{VACUOUS[1]}\tneutral\n"
+    )
+    result = CliRunner().invoke(cli, ["verify", str(data), "--language", "monotonicity"])
+    assert result.exit_code == 1, result.output  # the neutral gold is wrong: both follow
+    assert "agree, but the premises have no model (1):" in result.output
+    assert "found INCONSISTENT" in result.output
+    result = CliRunner().invoke(cli, ["verify", str(data), "--language", "monotonicity", "--json"])
+    summary = json.loads(result.output)["summary"]
+    assert (summary["agree"], summary["disagree"], summary["unknown"]) == (1, 1, 0)
+    assert summary["inconsistent_premises"] == 1

@@ -91,9 +91,11 @@ def test_the_wall_clock_safety_net_is_reported_as_such():
     assert verdict.reason.startswith(("timeout after 200 ms (the wall-clock safety net)", "z3:"))
 
 
-def test_inconsistent_premises_are_unknown_not_entailment():
-    verdict = make_prover("z3").prove(problem("(pp & -pp)", "qq"))
-    assert verdict.label is Label.UNKNOWN and "premises contradict" in verdict.reason
+@pytest.mark.parametrize("name", ["z3", "portfolio"])
+def test_inconsistent_premises_are_decided_as_such_not_entailment(name):
+    verdict = make_prover(name).prove(problem("(pp & -pp)", "qq"))
+    assert verdict.label is Label.INCONSISTENT and "no model" in verdict.reason
+    assert "premise" in verdict.used  # the core names what is inconsistent
 
 
 def test_a_fresh_context_per_problem_gives_the_same_answer_twice():
@@ -108,7 +110,7 @@ def test_a_fresh_context_per_problem_gives_the_same_answer_twice():
         (Refutation.PROVED, Refutation.CONSISTENT, Label.ENTAILMENT),
         (Refutation.CONSISTENT, Refutation.PROVED, Label.CONTRADICTION),
         (Refutation.CONSISTENT, Refutation.CONSISTENT, Label.NEUTRAL),
-        (Refutation.PROVED, Refutation.PROVED, Label.UNKNOWN),
+        (Refutation.PROVED, Refutation.PROVED, Label.INCONSISTENT),
         (Refutation.UNKNOWN, Refutation.CONSISTENT, Label.UNKNOWN),
         (Refutation.PROVED, Refutation.UNKNOWN, Label.UNKNOWN),
     ],

@@ -48,6 +48,9 @@ class Label(enum.StrEnum):
     ENTAILMENT = "ENTAILMENT"
     CONTRADICTION = "CONTRADICTION"
     NEUTRAL = "NEUTRAL"
+    # both refutations succeed: the premises (with the axioms) have no model, so the
+    # hypothesis follows and is contradicted alike; decided, with the core as evidence
+    INCONSISTENT = "INCONSISTENT"
     UNKNOWN = "UNKNOWN"
 
 
@@ -159,6 +162,12 @@ class Outcome:
     model: Any = None
 
 
+INCONSISTENT_REASON = (
+    "the premises have no model (with the axioms): every hypothesis follows and is "
+    "contradicted; the core names what makes them inconsistent"
+)
+
+
 def verdict_of(
     first: Outcome,
     second: Outcome,
@@ -172,17 +181,15 @@ def verdict_of(
     label = decide(first.refutation, second.refutation)
     order = [*(name for name, _formula in named), NEGATED_HYPOTHESIS, HYPOTHESIS]
     used: tuple[str, ...] = ()
-    if label is Label.ENTAILMENT:
+    if label in (Label.ENTAILMENT, Label.INCONSISTENT):
         used = ordered_names(first.core, order)
     elif label is Label.CONTRADICTION:
         used = ordered_names(second.core, order)
     reason = ""
     if label is Label.UNKNOWN:
-        reason = (
-            first.reason
-            or second.reason
-            or inconsistent_reason(first.refutation, second.refutation)
-        )
+        reason = first.reason or second.reason
+    elif label is Label.INCONSISTENT:
+        reason = INCONSISTENT_REASON
     return Verdict(label, reason, used, seconds, prover, models)
 
 
@@ -191,15 +198,8 @@ def decide(entailment: Refutation, contradiction: Refutation) -> Label:
     if entailment is Refutation.UNKNOWN or contradiction is Refutation.UNKNOWN:
         return Label.UNKNOWN
     if entailment is Refutation.PROVED:
-        return Label.UNKNOWN if contradiction is Refutation.PROVED else Label.ENTAILMENT
+        return Label.INCONSISTENT if contradiction is Refutation.PROVED else Label.ENTAILMENT
     return Label.CONTRADICTION if contradiction is Refutation.PROVED else Label.NEUTRAL
-
-
-def inconsistent_reason(entailment: Refutation, contradiction: Refutation) -> str:
-    """The reason of an UNKNOWN that comes from inconsistent premises ('' otherwise)."""
-    if entailment is Refutation.PROVED and contradiction is Refutation.PROVED:
-        return "the premises contradict the axioms, so every hypothesis follows"
-    return ""
 
 
 def ordered_names(names: Iterable[str], order: Iterable[str]) -> tuple[str, ...]:

@@ -48,6 +48,7 @@ SECTIONS = (
     (Status.INVALID, "invalid rows"),
 )
 GROUP_ORDER = ("label", "depth")
+INCONSISTENT = "INCONSISTENT"  # the found label of a row whose premises have no model
 PROGRESS_STEP = 100
 MAX_SHOWN = 500  # characters of a text or message line shown in a report
 
@@ -77,6 +78,8 @@ class Report:
     problems: list[Check] = field(default_factory=list)
     cross: Counter[str] = field(default_factory=Counter)
     cross_problems: list[Check] = field(default_factory=list)
+    # decided rows whose premises have no model: the gold may hold, but the row is vacuous
+    inconsistent: list[Check] = field(default_factory=list)
     explain: str | None = None  # the id (or line number) of a row to keep whatever its status
     explained: Check | None = None
 
@@ -88,6 +91,8 @@ class Report:
             self.groups.setdefault(name, {}).setdefault(value, Counter())[check.status.value] += 1
         if check.status is not Status.AGREE:
             self.problems.append(check)
+        elif check.found == INCONSISTENT:
+            self.inconsistent.append(check)
         if self.explain is not None and self.explain in (check.id, str(check.line)):
             self.explained = check
         if check.cross is not None:
@@ -126,6 +131,7 @@ class Report:
                 "rows": self.rows,
                 "verified": self.verified,
                 **{s.value: self.counts[s.value] for s in Status},
+                "inconsistent_premises": len(self.inconsistent),
             },
             "groups": {
                 name: {value: dict(counts) for value, counts in _sorted_values(values)}
@@ -134,6 +140,7 @@ class Report:
             "cross_check": dict(self.cross) if self.cross else None,
             "problems": [check_json(check) for check in self.problems],
             "cross_check_problems": [check_json(check) for check in self.cross_problems],
+            "inconsistent_premises": [check_json(check) for check in self.inconsistent],
         }
 
     # -- text ------------------------------------------------------------------------------
@@ -156,6 +163,9 @@ class Report:
             if listed:
                 lines += ["", f"{title} ({len(listed):,}):"]
                 lines += _listing(listed, max_listed)
+        if self.inconsistent:
+            lines += ["", f"agree, but the premises have no model ({len(self.inconsistent):,}):"]
+            lines += _listing(self.inconsistent, max_listed)
         if self.cross_problems:
             lines += ["", f"cross-check differences ({len(self.cross_problems):,}):"]
             lines += _listing(self.cross_problems, max_listed, cross=True)
@@ -209,7 +219,7 @@ def _listing(checks: list[Check], max_listed: int, cross: bool = False) -> list[
 
 def _describe(check: Check, cross: bool) -> list[str]:
     head = f"  line {check.line}  id {check.id}"
-    if check.status in (Status.DISAGREE, Status.UNKNOWN) or cross:
+    if check.status in (Status.DISAGREE, Status.UNKNOWN) or cross or check.found == INCONSISTENT:
         head += f"  expected {shorten(check.expected, 80) or '-'}, found {check.found or '-'}"
     if cross and check.cross is not None:
         head += f", {check.cross.prover} found {check.cross.found}"

@@ -95,7 +95,13 @@ def parse_labels(spec: str) -> dict[str, Gold]:
 
 
 def agrees(gold: Gold, verdict: Label) -> bool:
-    """Whether a prover's (decided) verdict matches a gold class."""
+    """Whether a prover's (decided) verdict matches a gold class.
+
+    Premises without a model entail every hypothesis and contradict it too: an entailment or
+    a contradiction gold holds of them, a neutral or non-entailment gold does not.
+    """
+    if verdict is Label.INCONSISTENT:
+        return gold in (Gold.ENTAILMENT, Gold.CONTRADICTION)
     if gold is Gold.NON_ENTAILMENT:
         return verdict in (Label.NEUTRAL, Label.CONTRADICTION)
     return verdict.value == gold.value.upper()
