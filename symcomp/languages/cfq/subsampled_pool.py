@@ -15,9 +15,11 @@ The output is a pure function of the seed: the same seed gives the same bytes fo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import array
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from lark import Tree
@@ -58,35 +60,29 @@ def write_subsampled_pool(
     spec.check(language)
     assert spec.n is not None
     with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
-        stats = DrawStats()
-        candidates, filtered = _draw(language, spec, oversample, keep, stats)
-        if len(candidates) < spec.n:
-            raise GenerationError(
-                f"only {len(candidates):,} {language.name} examples passed the language's "
-                f"filter, fewer than `n` {spec.n:,}; ask for fewer examples."
-            )
-        lines, dags = _serialise(language, candidates, spec.with_dag, jobs)
-        inside = _within(complexity, dags, spec.n, language)
-        lines = [lines[i] for i in inside]
-        dags = [dags[i] for i in inside]
-        complexities = [len(dag) for dag in dags]
-        features = dag_features(
-            dags, CompoundSpec(max_nodes=ENTROPY_NODES, chains=False), weighting="counts",
-            top_k=None,
-        )  # fmt: skip
-        chosen, entropy = subsample(complexities, features.compounds, spec.n, seed=spec.seed)
-        with atomic_writer(out / EXAMPLES) as handle:
-            for index in chosen:
-                handle.write(lines[index])
+        # candidates' lines wait in an unnamed file (gone whatever stops the process): a
+        # candidate costs memory only for its compounds, not its tree, line or DAG
+        with tempfile.TemporaryFile(dir=out) as spool:
+            candidates = _Candidates(language, spec, oversample, keep, complexity, spool)
+            features = dag_features(
+                candidates.dags(jobs), CompoundSpec(max_nodes=ENTROPY_NODES, chains=False),
+                weighting="counts", top_k=None,
+            )  # fmt: skip
+            candidates.check(spec.n)
+            complexities = list(candidates.complexities)
+            chosen, entropy = subsample(complexities, features.compounds, spec.n, seed=spec.seed)
+            with atomic_writer(out / EXAMPLES) as handle:
+                for index in chosen:
+                    handle.write(candidates.line(index))
         if progress is not None:
             progress(spec.n)
         levels = np.bincount([complexities[i] for i in chosen])
-        manifest = pool_manifest(language, spec, stats, out)
+        manifest = pool_manifest(language, spec, candidates.stats, out)
         manifest["subsampling"] = {
             "oversample": oversample,
-            "candidates": len(candidates),
-            "filtered_by_language": filtered,
-            "outside_complexity_range": len(candidates) - len(inside),
+            "candidates": candidates.drawn,
+            "filtered_by_language": candidates.filtered,
+            "outside_complexity_range": candidates.drawn - len(complexities),
             "kept": len(chosen),
             "complexity": "nodes of the derivation DAG",
             "complexity_range": list(complexity) if complexity is not None else None,
@@ -100,61 +96,77 @@ def write_subsampled_pool(
     return manifest
 
 
-def _within(
-    complexity: tuple[int, int] | None, dags: Sequence[Dag], n: int, language: Language
-) -> list[int]:
-    """The candidates whose DAG has a number of nodes in ``complexity`` (all without one);
-    an error when fewer than ``n`` do."""
-    inside = [
-        i
-        for i, dag in enumerate(dags)
-        if complexity is None or complexity[0] <= len(dag) <= complexity[1]
-    ]
-    if len(inside) < n:
-        raise GenerationError(
-            f"only {len(inside):,} of {len(dags):,} {language.name} candidates have a "
-            f"complexity in {complexity}, fewer than `n` {n:,}; ask for fewer examples."
+class _Candidates:
+    """The drawn candidates, streamed: each serialised line goes to ``spool`` (its offset
+    kept) and each DAG, if its complexity is in range, to the caller, then is dropped."""
+
+    def __init__(
+        self,
+        language: Language,
+        spec: PoolSpec,
+        oversample: int,
+        keep: Keep | None,
+        complexity: tuple[int, int] | None,
+        spool: IO[bytes],
+    ) -> None:
+        self.language, self.spec, self.oversample = language, spec, oversample
+        self.keep, self.complexity, self.spool = keep, complexity, spool
+        self.stats = DrawStats()
+        self.drawn = self.filtered = 0
+        self.offsets = array.array("q", [0])  # line i is spool[offsets[i]:offsets[i + 1]]
+        self.complexities = array.array("l")
+
+    def dags(self, jobs: Jobs) -> Iterator[Dag]:
+        """The DAGs of the candidates within the complexity range, in draw order."""
+        encode = _same if as_executor(jobs).in_process else encode_tree
+        chunks = (
+            [(encode(item.tree), item.text, item.meta) for item in chunk]
+            for chunk in chunked(self._accepted(), CHUNK)
         )
-    return inside
+        state = {"language": self.language, "with_dag": self.spec.with_dag}
+        for block in ordered_map(_serialise_chunk, chunks, jobs=jobs, state=state):
+            for line, dag in block:
+                self.drawn += 1
+                low, high = self.complexity or (0, len(dag))
+                if low <= len(dag) <= high:
+                    self.offsets.append(self.offsets[-1] + self.spool.write(line.encode()))
+                    self.complexities.append(len(dag))
+                    yield dag
 
+    def _accepted(self) -> Iterator[Accepted]:
+        assert self.spec.n is not None
+        for accepted in draw_pool(
+            self.language,
+            self.spec.n * self.oversample,
+            seed=self.spec.seed,
+            max_depth=self.spec.max_depth,
+            max_length=self.spec.max_length,
+            stats=self.stats,
+        ):
+            if self.keep is None or self.keep(accepted.tree, accepted.text):
+                yield accepted
+            else:
+                self.filtered += 1
 
-def _draw(
-    language: Language, spec: PoolSpec, oversample: int, keep: Keep | None, stats: DrawStats
-) -> tuple[list[Accepted], int]:
-    assert spec.n is not None
-    candidates: list[Accepted] = []
-    filtered = 0
-    for accepted in draw_pool(
-        language,
-        spec.n * oversample,
-        seed=spec.seed,
-        max_depth=spec.max_depth,
-        max_length=spec.max_length,
-        stats=stats,
-    ):
-        if keep is None or keep(accepted.tree, accepted.text):
-            candidates.append(accepted)
-        else:
-            filtered += 1
-    return candidates, filtered
+    def check(self, n: int) -> None:
+        """An error when fewer than ``n`` candidates passed the filter or the complexity range."""
+        name = self.language.name
+        if self.drawn < n:
+            raise GenerationError(
+                f"only {self.drawn:,} {name} examples passed the language's filter, fewer than "
+                f"`n` {n:,}; ask for fewer examples."
+            )
+        if len(self.complexities) < n:
+            raise GenerationError(
+                f"only {len(self.complexities):,} of {self.drawn:,} {name} candidates have a "
+                f"complexity in {self.complexity}, fewer than `n` {n:,}; ask for fewer examples."
+            )
 
-
-def _serialise(
-    language: Language, candidates: list[Accepted], with_dag: bool, jobs: Jobs
-) -> tuple[list[str], list[Dag]]:
-    encode = _same if as_executor(jobs).in_process else encode_tree
-    chunks = (
-        [(encode(item.tree), item.text, item.meta) for item in chunk]
-        for chunk in chunked(candidates, CHUNK)
-    )
-    lines: list[str] = []
-    dags: list[Dag] = []
-    state = {"language": language, "with_dag": with_dag}
-    for block in ordered_map(_serialise_chunk, chunks, jobs=jobs, state=state):
-        for line, dag in block:
-            lines.append(line)
-            dags.append(dag)
-    return lines, dags
+    def line(self, index: int) -> str:
+        """The serialised line of candidate ``index`` (counted within the range)."""
+        start = self.offsets[index]
+        self.spool.seek(start)
+        return self.spool.read(self.offsets[index + 1] - start).decode()
 
 
 def _same(tree: Tree[Any]) -> Tree[Any]:
