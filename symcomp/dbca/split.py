@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -112,22 +112,36 @@ class PoolData:
 
     @cached_property
     def output_patterns(self) -> list[str]:
+        return [self.output_pattern(index) for index in range(len(self.records))]
+
+    def output_pattern(self, index: int) -> str:
+        """The output pattern of example ``index``; computed on demand, since it may need a
+        parse (an Earley parse per distinct question for cfq): measuring a split needs only
+        its train and test examples' patterns."""
         if self.patterns.declared is not None:
-            return [self.patterns.output_pattern("", str(r["output"])) for r in self.records]
-        # filler patterns: inputs with one input pattern have one output pattern, so compute
-        # it once per pattern
-        known: dict[str, str] = {}
-        result = []
-        try:
-            for record, pattern in zip(self.records, self.input_patterns, strict=True):
-                if pattern not in known:
-                    known[pattern] = self.patterns.output_pattern(
-                        str(record["input"]), str(record["output"])
-                    )
-                result.append(known[pattern])
-        except SymcompError as error:
-            raise DataError(f"{self.path}: cannot compute output patterns: {error}") from None
-        return result
+            return self.patterns.output_pattern("", str(self.records[index]["output"]))
+        # filler patterns: inputs with one input pattern have one output pattern, computed
+        # once per pattern from its first example in pool order
+        first = self._first_with_input_pattern[self.input_patterns[index]]
+        if first not in self._output_pattern_of:
+            record = self.records[first]
+            try:
+                found = self.patterns.output_pattern(str(record["input"]), str(record["output"]))
+            except SymcompError as error:
+                raise DataError(f"{self.path}: cannot compute output patterns: {error}") from None
+            self._output_pattern_of[first] = found
+        return self._output_pattern_of[first]
+
+    @cached_property
+    def _first_with_input_pattern(self) -> dict[str, int]:
+        first: dict[str, int] = {}
+        for index, pattern in enumerate(self.input_patterns):
+            first.setdefault(pattern, index)
+        return first
+
+    @cached_property
+    def _output_pattern_of(self) -> dict[int, str]:
+        return {}
 
     @cached_property
     def input_lengths(self) -> list[int]:
@@ -181,8 +195,29 @@ def measure(data: PoolData, split: Split) -> dict[str, Any]:
         input_lengths=data.input_lengths,
         output_lengths=data.output_lengths,
         input_patterns=data.input_patterns,
-        output_patterns=data.output_patterns,
+        output_patterns=_OnDemand(data.output_pattern, len(data)),
     )
+
+
+class _OnDemand(Sequence[str]):
+    """``compute(i)`` for each index asked for (a list-like view of a per-example function)."""
+
+    def __init__(self, compute: Callable[[int], str], size: int) -> None:
+        self.compute, self.size = compute, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self.compute(i) for i in range(*index.indices(self.size))]
+        if not -self.size <= index < self.size:
+            raise IndexError(index)
+        return self.compute(index % self.size)
 
 
 def _finish(
