@@ -94,7 +94,10 @@ def make_pool(language: str, n: int, seed: int, folder: Path) -> Path:
         else PoolSpec(n=n, seed=seed, with_dag=True)
     )
     manifest = folder / "manifest.json"
-    stale = manifest.is_file() and json.loads(manifest.read_text())["version"] != lang.version
+    stale = (
+        manifest.is_file()
+        and json.loads(manifest.read_text()).get("grammar_version") != lang.version
+    )
     if stale or not (folder / "examples.jsonl").is_file():
         write_pool(lang, folder, spec, overwrite=True)
     return folder
