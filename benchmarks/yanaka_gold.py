@@ -24,9 +24,12 @@ from typing import Any
 
 import symcomp
 from symcomp.languages.monotonicity import yanaka_pipeline as pipeline
+from symcomp.languages.monotonicity.entailment import Gold, agrees
 from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
 from symcomp.logic.prover import Label, Problem
+
+TWO_WAY = {True: Gold.ENTAILMENT, False: Gold.NON_ENTAILMENT}  # the paper's labels
 
 
 def check(rows: list[tuple[str, str, str, str]], prover_name: str) -> dict[str, Any]:
@@ -46,13 +49,12 @@ def check(rows: list[tuple[str, str, str, str]], prover_name: str) -> dict[str, 
             (("premise", language.meaning(premise)),), language.meaning(hypothesis), axioms
         )
         verdict = prover.prove(problem).label
-        entailed = verdict in (Label.ENTAILMENT, Label.INCONSISTENT)  # classically, both
         if verdict is Label.INCONSISTENT:
             counts["inconsistent_premises"] += 1
         if verdict is Label.UNKNOWN:
             counts["unknown"] += 1
             undecided.append({"premise": premise, "hypothesis": hypothesis, "gold": gold})
-        elif entailed == (gold == "entailment"):
+        elif agrees(TWO_WAY[gold == "entailment"], verdict):
             counts["agree"] += 1
         else:
             counts["disagree"] += 1

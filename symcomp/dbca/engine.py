@@ -88,13 +88,13 @@ class Channel:
         columns = self.rows.indices[positions]
         values = self.rows.values[positions]
         powered = [self.powered[0, columns], self.powered[1, columns]]
-        from_unused = bool(np.all(sources == UNUSED))
         for side in (0, 1):
-            if from_unused and target != side:
-                continue  # unchanged: its cached power is exact
+            leaving = sources == side
+            if target != side and not leaving.any():
+                continue  # no candidate changes this side: its cached power is exact
             counts = self.counts[side, columns].copy()
-            if not from_unused:
-                counts -= np.where(sources[slot] == side, values, 0.0)
+            if leaving.any():
+                counts -= np.where(leaving[slot], values, 0.0)
             if target == side:
                 counts += values
             np.maximum(counts, 0.0, out=counts)

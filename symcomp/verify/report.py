@@ -30,6 +30,7 @@ from typing import Any
 
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs
+from symcomp.logic.prover import Label
 from symcomp.verify import (
     Check,
     Status,
@@ -48,7 +49,6 @@ SECTIONS = (
     (Status.INVALID, "invalid rows"),
 )
 GROUP_ORDER = ("label", "depth")
-INCONSISTENT = "INCONSISTENT"  # the found label of a row whose premises have no model
 PROGRESS_STEP = 100
 MAX_SHOWN = 500  # characters of a text or message line shown in a report
 
@@ -91,7 +91,7 @@ class Report:
             self.groups.setdefault(name, {}).setdefault(value, Counter())[check.status.value] += 1
         if check.status is not Status.AGREE:
             self.problems.append(check)
-        elif check.found == INCONSISTENT:
+        elif check.found == Label.INCONSISTENT:
             self.inconsistent.append(check)
         if self.explain is not None and self.explain in (check.id, str(check.line)):
             self.explained = check
@@ -219,7 +219,8 @@ def _listing(checks: list[Check], max_listed: int, cross: bool = False) -> list[
 
 def _describe(check: Check, cross: bool) -> list[str]:
     head = f"  line {check.line}  id {check.id}"
-    if check.status in (Status.DISAGREE, Status.UNKNOWN) or cross or check.found == INCONSISTENT:
+    shows_found = check.status in (Status.DISAGREE, Status.UNKNOWN) or cross
+    if shows_found or check.found == Label.INCONSISTENT:
         head += f"  expected {shorten(check.expected, 80) or '-'}, found {check.found or '-'}"
     if cross and check.cross is not None:
         head += f", {check.cross.prover} found {check.cross.found}"
