@@ -1,5 +1,10 @@
 """Verification speed: monotonicity pairs per second with z3 and with E, by depth and --jobs.
 
+``portfolio`` is the default path of ``symcomp verify`` (derivations and built worlds first,
+the solvers by exception); it is always measured beside its baseline, the same portfolio with
+those stages off (``portfolio --solvers-only``), on the same pairs in the same run, and each
+row counts the rows each stage decided.
+
 For each depth (default 1, 3, 5) a pool of pairs of that depth only is generated, then
 ``symcomp.verify.report.verify_file`` checks it (parse, compose, prove, compare) with each
 prover and ``--jobs`` value; each configuration runs ``--repeat`` times and the median wall
@@ -65,12 +70,21 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+SOLVERS_ONLY = "portfolio --solvers-only"  # the baseline: stages 1-2 off
+
+
+def options_of(prover: str) -> VerifyOptions:
+    if prover == SOLVERS_ONLY:
+        return VerifyOptions(prover="portfolio", construct=False)
+    return VerifyOptions(prover=prover)
+
+
 def warm_up(folder: Path, provers: list[str]) -> None:
     """Load the grammar, the λ-term lexicon, nltk and z3 once, outside the timings."""
     path = folder / "warm-up.tsv"
     path.write_text("Some dogs ran.\tSome animals ran.\tentailment\n", encoding="utf-8")
     for prover in provers:
-        verify_file(path, symcomp.get_language("monotonicity"), VerifyOptions(prover=prover))
+        verify_file(path, symcomp.get_language("monotonicity"), options_of(prover))
 
 
 def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
@@ -78,7 +92,7 @@ def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
     walls, cpus, rows = [], [], 0
     for _ in range(repeat):
         cpu, start = cpu_seconds(), time.perf_counter()
-        report = verify_file(path, language, VerifyOptions(prover=prover), jobs=jobs)
+        report = verify_file(path, language, options_of(prover), jobs=jobs)
         walls.append(time.perf_counter() - start)
         cpus.append(cpu_seconds() - cpu)
         rows = report.rows
@@ -98,6 +112,7 @@ def measure(path: Path, prover: str, jobs: int, repeat: int) -> dict[str, Any]:
         "seconds": round(wall, 3),
         "pairs_per_second": round(rows / wall, 1),
         "pairs_per_cpu_second": round(rows / cpu, 1),
+        "decided_by": dict(report.stages),
     }
 
 
@@ -131,13 +146,21 @@ def main() -> None:
         "less than three): what exact numerals cost",
     )
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help=f"do not measure '{SOLVERS_ONLY}' beside 'portfolio'",
+    )
     args = parser.parse_args()
+    if "portfolio" in args.provers and not args.no_baseline and SOLVERS_ONLY not in args.provers:
+        args.provers.insert(args.provers.index("portfolio") + 1, SOLVERS_ONLY)
     rows = []
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
         warm_up(Path(folder), args.provers)
         for depth in args.depths:
-            sizes = {"portfolio": args.n, "z3": args.n, "eprover": args.n_eprover}
+            sizes = {"portfolio": args.n, SOLVERS_ONLY: args.n, "z3": args.n}
+            sizes["eprover"] = args.n_eprover
             pools = {
                 prover: write_pool(Path(folder), sizes[prover], depth, args.without_numerals)
                 for prover in args.provers
@@ -164,18 +187,25 @@ def main() -> None:
         f"the machine, so per-CPU-second rates are the fairer per-core figure.",
         "",
         "| depth | prover | jobs | pairs | unknown | numerals | seconds | pairs/s | pairs/CPU-s "
-        "| z3 : E |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| decided by derivation / world / portfolio | z3 : E |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
         *(
             f"| {r['depth']} | {r['prover']} | {r['jobs']} | {r['pairs']:,} | {r['unknown']} "
             f"| {r['numeral_share']:.0%} | {r['seconds']} "
-            f"| {r['pairs_per_second']} | {r['pairs_per_cpu_second']} "
+            f"| {r['pairs_per_second']} | {r['pairs_per_cpu_second']} | {_stages(r)} "
             f"| {r.get('z3_to_eprover', '')} |"
             for r in rows
         ),
     ]
     (args.out / "perf_verify.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def _stages(row: dict[str, Any]) -> str:
+    stages = row.get("decided_by") or {}
+    if not stages:
+        return ""
+    return " / ".join(f"{stages.get(name, 0):,}" for name in ("derivation", "world", "portfolio"))
 
 
 if __name__ == "__main__":

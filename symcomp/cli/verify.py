@@ -49,8 +49,15 @@ if TYPE_CHECKING:
     type=click.Choice(["portfolio", "z3", "eprover"]),
     default="portfolio",
     show_default=True,
-    help="Prover deciding NLI labels: portfolio (z3, finite countermodels, then E; every "
+    help="Prover deciding NLI labels: portfolio (one-step monotonicity derivations and "
+    "worlds built from the formulas first, then z3, finite countermodels and E; every "
     "verdict with its proof or countermodel), or one prover alone for comparisons.",
+)
+@click.option(
+    "--solvers-only",
+    is_flag=True,
+    help="Portfolio without derivations and built worlds: the solvers decide every pair "
+    "(for baselines and comparisons; much slower).",
 )
 @click.option(
     "--explain",
@@ -126,6 +133,7 @@ def verify(
     fmt: str | None,
     labels: str,
     prover: str,
+    solvers_only: bool,
     explain: str | None,
     cross_check: str | None,
     sample: int,
@@ -164,6 +172,7 @@ def verify(
         cross_check=cross_check,
         timeout_ms=timeout_ms,
         open_vocabulary=open_vocabulary,
+        construct=not solvers_only,
     )
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(

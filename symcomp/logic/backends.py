@@ -16,10 +16,19 @@ PROVERS = ("portfolio", "z3", "eprover")
 
 
 def make_prover(
-    name: str, *, rlimit: int = DEFAULT_RLIMIT, timeout_ms: int | None = None
+    name: str,
+    *,
+    rlimit: int = DEFAULT_RLIMIT,
+    timeout_ms: int | None = None,
+    construct: bool = True,
 ) -> Prover:
     """The backend called ``name``: ``portfolio`` (z3, finite countermodels, E; every verdict
     with its certificate), or one prover alone for comparisons: ``z3`` or ``eprover``.
+
+    With ``construct`` (the default) the portfolio is the third stage, after one-step
+    monotonicity derivations and worlds built from the formulas
+    (:mod:`symcomp.logic.constructive`); ``construct=False`` runs the solvers on every pair,
+    for baselines. The single provers ignore it.
 
     ``rlimit`` is the deterministic work budget of one problem (z3 resource units; E gets a
     proportional number of processed clauses); ``timeout_ms`` an optional wall-clock safety
@@ -32,7 +41,12 @@ def make_prover(
     if name == "portfolio":
         from symcomp.logic.portfolio import PortfolioProver
 
-        return PortfolioProver(rlimit=rlimit, timeout_ms=timeout_ms)
+        portfolio = PortfolioProver(rlimit=rlimit, timeout_ms=timeout_ms)
+        if not construct:
+            return portfolio
+        from symcomp.logic.constructive import ConstructiveProver
+
+        return ConstructiveProver(fallback=portfolio)
     if name == "z3":
         from symcomp.logic.prover_z3 import Z3Prover
 

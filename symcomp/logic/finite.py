@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -85,15 +86,18 @@ def _extension(rows: frozenset[tuple[int, ...]]) -> str:
 def holds(formula: Formula, structure: Structure) -> bool:
     """Whether ``formula`` (a sentence) is true in ``structure``.
 
-    Sub-formulas are evaluated once per assignment of their free variables (a memo), so the
-    cost grows with the size of the domain to the number of free variables of a sub-formula,
-    not to the depth of quantifier nesting.
+    Quantified sub-formulas are evaluated once per assignment of their free variables (a
+    memo), so the cost grows with the size of the domain to the number of free variables of
+    a sub-formula, not to the depth of quantifier nesting.
 
     >>> world = Structure(3, {}, {"dog": frozenset({(0,), (1,)})})
     >>> holds(("count", 2, "x", ("pred", "dog", (("var", "x"),))), world)
     True
     """
     return _Evaluation(structure).true(formula, {})
+
+
+_BINDERS = frozenset({"all", "exists", "count"})
 
 
 class _Evaluation:
@@ -105,6 +109,8 @@ class _Evaluation:
         self.keys = _MemoKeys()
 
     def true(self, formula: Formula, env: dict[str, int]) -> bool:
+        if formula[0] not in _BINDERS:  # cheap to evaluate again: no memo (it costs more)
+            return self._true(formula, env)
         key = self.keys.of(formula, env)
         found = self.memo.get(key)
         if found is None:
@@ -402,25 +408,28 @@ class _MemoKeys:
     def of(self, formula: Formula, env: Mapping[str, int]) -> tuple[int, tuple[int, ...]]:
         free = self.free.get(id(formula))
         if free is None:
-            free = tuple(sorted(_free_variables(formula)))
+            free = tuple(sorted(free_variables(formula)))
             self.free[id(formula)] = free
         return id(formula), tuple(env[name] for name in free)
 
 
-def _free_variables(formula: Formula) -> set[str]:
+@functools.lru_cache(maxsize=65_536)
+def free_variables(formula: Formula) -> frozenset[str]:
+    """The variables of ``formula`` that no quantifier in it binds (cached: the formulas of
+    a dataset's sentences recur, and a sub-formula's answer serves every formula around it)."""
     kind = formula[0]
     if kind == "pred":
-        return {name for term_kind, name in formula[2] if term_kind == "var"}
+        return frozenset(name for term_kind, name in formula[2] if term_kind == "var")
     if kind == "eq":
-        return {name for term_kind, name in formula[1:] if term_kind == "var"}
+        return frozenset(name for term_kind, name in formula[1:] if term_kind == "var")
     if kind == "not":
-        return _free_variables(formula[1])
+        return free_variables(formula[1])
     if kind in ("and", "or"):
-        return set().union(*(_free_variables(part) for part in formula[1]))
+        return frozenset().union(*(free_variables(part) for part in formula[1]))
     if kind in ("imp", "iff"):
-        return _free_variables(formula[1]) | _free_variables(formula[2])
+        return free_variables(formula[1]) | free_variables(formula[2])
     if kind in ("all", "exists"):
-        return _free_variables(formula[2]) - {formula[1]}
+        return free_variables(formula[2]) - {formula[1]}
     if kind == "count":
-        return _free_variables(formula[3]) - {formula[2]}
+        return free_variables(formula[3]) - {formula[2]}
     raise SemanticsError(f"not a first-order formula: {formula!r}.")

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from symcomp.logic.finite import Structure
 from symcomp.logic.fol import Formula, signature
+from symcomp.logic.monotone import Derivation
 
 # The deterministic work budget of one problem, in z3 resource units ("rlimit"). On the
 # slowest monotonicity problems z3 does 0.9 to 3.3 million units per second (median 1.4 M/s,
@@ -83,6 +84,12 @@ class Verdict:
         axioms and the negated hypothesis (``negated_hypothesis``: the hypothesis does not
         follow) or the hypothesis (``hypothesis``: it is not contradicted) hold, each checked
         with symcomp's own evaluator (:func:`symcomp.logic.finite.holds`).
+    decided_by : str
+        Which stage decided (``derivation``, ``world`` or ``portfolio``:
+        :mod:`symcomp.logic.constructive`); empty for a prover used alone.
+    derivation : Derivation or None
+        The one-step monotonicity derivation (checked) of a ``derivation`` verdict; for a
+        ``world`` verdict the site found, if any, whose step does not entail.
     """
 
     label: Label
@@ -91,6 +98,8 @@ class Verdict:
     seconds: float = 0.0
     prover: str = ""
     models: tuple[tuple[str, Structure], ...] = ()
+    decided_by: str = ""
+    derivation: Derivation | None = None
 
 
 @dataclass(frozen=True)
@@ -128,17 +137,15 @@ def _relevant(
     axioms: tuple[tuple[str, Formula], ...], used: frozenset[str]
 ) -> tuple[tuple[str, Formula], ...]:
     """The axioms whose predicates are all in ``used`` (cached: vocabularies recur)."""
-    return tuple(
-        (name, axiom)
-        for name, axiom in axioms
-        if all(predicate in used for predicate in _predicates(axiom))
-    )
+    return tuple((name, axiom) for name, axiom, needs in _indexed(axioms) if needs <= used)
 
 
-@functools.lru_cache(maxsize=4096)
-def _predicates(axiom: Formula) -> tuple[str, ...]:
-    """The predicates of an axiom (axioms recur in every problem: computed once)."""
-    return tuple(signature(axiom))
+@functools.lru_cache(maxsize=8)
+def _indexed(
+    axioms: tuple[tuple[str, Formula], ...],
+) -> tuple[tuple[str, Formula, frozenset[str]], ...]:
+    """Each axiom with its predicates (the axioms recur in every problem: computed once)."""
+    return tuple((name, axiom, frozenset(signature(axiom))) for name, axiom in axioms)
 
 
 class Prover(Protocol):

@@ -36,6 +36,7 @@ from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs, chunked, ordered_map, worker_state
 from symcomp.errors import ParseError, SymcompError
 from symcomp.logic.finite import Structure
+from symcomp.logic.monotone import Derivation
 from symcomp.logic.prover import DEFAULT_RLIMIT
 from symcomp.verify.rows import Row
 
@@ -63,6 +64,9 @@ class VerifyOptions:
     timeout_ms: int | None = None  # optional wall-clock safety net (machine-dependent)
     # read words outside a closed lexicon as fresh predicates (monotonicity: open_reader.py)
     open_vocabulary: bool = False
+    # derivations and built worlds before the solvers (symcomp.logic.constructive); off:
+    # the solvers decide every pair (for baselines and comparisons)
+    construct: bool = True
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,11 @@ class Check:
         hold (``hypothesis``: it is not contradicted), each re-checked by evaluation.
     seconds : float
         Time the checker spent (not part of the report, which must not depend on timing).
+    decided_by : str
+        Which stage decided an NLI verdict: ``derivation``, ``world`` or ``portfolio``
+        (:mod:`symcomp.logic.constructive`); empty for other checkers and single provers.
+    derivation : Derivation or None
+        The checked one-step monotonicity derivation of a ``derivation`` verdict.
     """
 
     line: int
@@ -117,6 +126,8 @@ class Check:
     cross: CrossCheck | None = None
     seconds: float = 0.0
     models: tuple[tuple[str, Structure], ...] = ()
+    decided_by: str = ""
+    derivation: Derivation | None = None
 
 
 class Checker(LanguageChecker, Protocol):

@@ -30,6 +30,7 @@ from typing import Any
 
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs
+from symcomp.logic.monotone import explain_derivation
 from symcomp.logic.prover import Label
 from symcomp.verify import (
     Check,
@@ -82,11 +83,14 @@ class Report:
     inconsistent: list[Check] = field(default_factory=list)
     explain: str | None = None  # the id (or line number) of a row to keep whatever its status
     explained: Check | None = None
+    stages: Counter[str] = field(default_factory=Counter)  # rows per deciding stage
 
     def add(self, check: Check) -> None:
         """Count one row's check."""
         self.rows += 1
         self.counts[check.status.value] += 1
+        if check.decided_by:
+            self.stages[check.decided_by] += 1
         for name, value in check.groups:
             self.groups.setdefault(name, {}).setdefault(value, Counter())[check.status.value] += 1
         if check.status is not Status.AGREE:
@@ -132,6 +136,7 @@ class Report:
                 "verified": self.verified,
                 **{s.value: self.counts[s.value] for s in Status},
                 "inconsistent_premises": len(self.inconsistent),
+                "decided_by": _stage_counts(self.stages),
             },
             "groups": {
                 name: {value: dict(counts) for value, counts in _sorted_values(values)}
@@ -149,6 +154,12 @@ class Report:
         """The summary table, per-group tables, cross-check line and listed problems."""
         lines = [f"verify {self.source}: language {self.language}, checker {self.checker}"]
         lines += self._summary()
+        if self.stages:
+            counts = _stage_counts(self.stages)
+            lines.append(
+                "  decided by: "
+                + ", ".join(f"{stage} {count:,}" for stage, count in counts.items())
+            )
         for name in sorted(self.groups, key=_group_rank):
             lines += ["", *self._group_table(name)]
         if self.cross:
@@ -190,6 +201,15 @@ class Report:
             cells = "".join(f"{counts[column]:>12,}" for column in columns)
             lines.append(f"  {value:<18}{total:>8,}{cells}")
         return lines
+
+
+STAGE_ORDER = ("derivation", "world", "portfolio")
+
+
+def _stage_counts(stages: Counter[str]) -> dict[str, int]:
+    """Rows per deciding stage, in the order the stages run (every stage listed)."""
+    order = [*STAGE_ORDER, *sorted(set(stages) - set(STAGE_ORDER))]
+    return {stage: stages[stage] for stage in order} if stages else {}
 
 
 def _group_rank(name: str) -> tuple[int, str]:
@@ -237,6 +257,11 @@ def _describe(check: Check, cross: bool) -> list[str]:
     return lines
 
 
+STAGE_WORDS = {
+    "derivation": "a one-step monotonicity derivation, and a world where both sentences hold",
+    "world": "worlds built from the formulas, each confirmed by evaluation",
+    "portfolio": "the solvers: z3, finite countermodels, E",
+}
 MODEL_TITLES = {
     "negated_hypothesis": "countermodel (premise true, hypothesis false)",
     "hypothesis": "model (premise and hypothesis true)",
@@ -250,7 +275,16 @@ def explain(check: Check) -> str:
         f"{check.expected or '-'}, found {check.found or '-'}"
     ]
     lines += [f"  {role}: {text}" for role, text in check.texts]
-    if check.evidence:
+    if check.decided_by:
+        lines.append(f"  decided by: {check.decided_by} ({STAGE_WORDS.get(check.decided_by, '')})")
+    if check.derivation is not None:
+        proved = check.derivation.entails and check.decided_by == "derivation"
+        title = "one step of monotonicity, re-checked" if proved else "no proof at the one site"
+        lines.append(f"  derivation ({title}):")
+        lines += [f"    {line}" for line in explain_derivation(check.derivation)]
+        if check.evidence:
+            lines.append(f"  proof uses: {', '.join(check.evidence)}")
+    elif check.evidence:
         lines.append(f"  proof uses: {', '.join(check.evidence)} (unsat core)")
     for name, model in check.models:
         lines.append(f"  {MODEL_TITLES.get(name, name)}:")
@@ -272,6 +306,10 @@ def check_json(check: Check) -> dict[str, Any]:
         "message": "\n".join(shorten(line) for line in check.message.splitlines()),
         "used": list(check.evidence),
     }
+    if check.decided_by:
+        data["decided_by"] = check.decided_by
+    if check.derivation is not None:
+        data["derivation"] = check.derivation.to_json()
     if check.models:
         data["models"] = {name: model.to_json() for name, model in check.models}
     if check.cross is not None:

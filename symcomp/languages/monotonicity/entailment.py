@@ -136,14 +136,18 @@ class EntailmentChecker:
         self.axioms = axioms
         self.labels = parse_labels(options.labels)
         rlimit, timeout_ms = options.rlimit, options.timeout_ms
-        self.prover = make_prover(options.prover, rlimit=rlimit, timeout_ms=timeout_ms)
+        self.prover = make_prover(
+            options.prover, rlimit=rlimit, timeout_ms=timeout_ms, construct=options.construct
+        )
         self.second = (
-            make_prover(options.cross_check, rlimit=rlimit, timeout_ms=timeout_ms)
+            make_prover(options.cross_check, rlimit=rlimit, timeout_ms=timeout_ms, construct=False)
             if options.cross_check
             else None
         )
         safety = f", safety net {options.timeout_ms} ms" if options.timeout_ms else ""
         self.name = f"{options.prover} prover (rlimit {options.rlimit:,} units per pair{safety})"
+        if options.construct and options.prover == "portfolio":
+            self.name = f"monotonicity derivations and built worlds, then the {self.name}"
         self._meanings: dict[str, Formula] = {}
         self.open_vocabulary = options.open_vocabulary
         self._open: dict[str, Formula | ParseError] = {}
@@ -287,4 +291,6 @@ def _judged(
         cross=cross,
         seconds=verdict.seconds,
         models=verdict.models,
+        decided_by=verdict.decided_by,
+        derivation=verdict.derivation,
     )
