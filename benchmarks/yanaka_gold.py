@@ -34,6 +34,7 @@ from symcomp.languages.monotonicity import yanaka_pipeline as pipeline
 from symcomp.languages.monotonicity.entailment import Gold, agrees
 from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
+from symcomp.logic.fol import Formula
 from symcomp.logic.prover import Label, Problem
 
 TWO_WAY = {True: Gold.ENTAILMENT, False: Gold.NON_ENTAILMENT}  # the paper's labels
@@ -55,10 +56,15 @@ def check(
     }
     wrong, undecided = [], []
     start = time.process_time()
+    meanings: dict[str, Formula] = {}  # per sentence, as `verify`'s checker keeps them
+
+    def meaning(sentence: str) -> Formula:
+        if sentence not in meanings:
+            meanings[sentence] = language.meaning(sentence)
+        return meanings[sentence]
+
     for premise, hypothesis, gold, _genre in rows:
-        problem = Problem(
-            (("premise", language.meaning(premise)),), language.meaning(hypothesis), axioms
-        )
+        problem = Problem((("premise", meaning(premise)),), meaning(hypothesis), axioms)
         decided = prover.prove(problem)
         verdict = decided.label
         verdicts.append(verdict.value)

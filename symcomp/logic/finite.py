@@ -145,23 +145,34 @@ class _Evaluation:
             return self.true(formula[1], env) == self.true(formula[2], env)
         if kind in ("all", "exists"):
             wanted = kind == "exists"  # the value that decides: a witness, or a counterexample
-            found = wanted in self._instances(formula[1], formula[2], env)
+            found = wanted in self._instances(kind, formula[1], formula[2], env)
             return wanted if found else not wanted
         if kind == "count":
             total = 0
-            for value in self._instances(formula[2], formula[3], env):
+            for value in self._instances(kind, formula[2], formula[3], env):
                 total += value
                 if total >= formula[1]:
                     return True
             return False
         raise SemanticsError(f"not a first-order formula: {formula!r}.")
 
-    def _instances(self, variable: str, body: Formula, env: dict[str, int]) -> Iterator[bool]:
-        """The truth of ``body`` for each value of ``variable`` in turn (``env`` is updated
-        in place and restored: cheaper than a new mapping per value)."""
+    def _instances(
+        self, quantifier: str, variable: str, body: Formula, env: dict[str, int]
+    ) -> Iterator[bool]:
+        """The truth of ``body`` for each value of ``variable`` that can decide the quantifier
+        (``env`` is updated in place and restored: cheaper than a new mapping per value).
+
+        Where the body is guarded by an atom ``p(x)`` (a conjunct of an existential's or a
+        count's body, or of a universal's antecedent: ``some dog``, ``every dog``), a thing
+        outside ``p``'s extension makes the body false, or the implication true, so it
+        decides nothing and is skipped."""
+        guard = guard_of(quantifier, variable, body)
+        values: Iterable[int] = range(self.s.size)
+        if guard is not None:
+            values = sorted({row[0] for row in self.s.relations.get(guard, frozenset())})
         before = env.get(variable)
         try:
-            for value in range(self.s.size):
+            for value in values:
                 env[variable] = value
                 yield self.true(body, env)
         finally:
@@ -169,6 +180,31 @@ class _Evaluation:
                 env.pop(variable, None)
             else:
                 env[variable] = before
+
+
+def guard_of(quantifier: str, variable: str, body: Formula) -> str | None:
+    """A unary predicate ``p`` such that, for every value of ``variable`` outside ``p``'s
+    extension, the body of an existential or a count is false, or the body of a universal
+    (an implication) is true: such values cannot decide the quantifier.
+
+    >>> from symcomp.logic.lambda_terms import parse_formula as f
+    >>> some, every = f("exists x.(dog(x) & ran(x))"), f("all x.(dog(x) -> ran(x))")
+    >>> guard_of("exists", "x1", some[2]), guard_of("all", "x1", every[2])
+    ('dog', 'dog')
+    >>> guard_of("all", "x1", f("all x.dog(x)")[2]), guard_of("exists", "x1", every[2])
+    (None, None)
+    """
+    if quantifier == "all":
+        if body[0] != "imp":
+            return None
+        body = body[1]  # a thing outside the antecedent's guard satisfies the implication
+    elif body[0] == "imp":
+        return None
+    parts = body[1] if body[0] == "and" else (body,)
+    for part in parts:
+        if part[0] == "pred" and part[2] == (("var", variable),):
+            return str(part[1])
+    return None
 
 
 # -- search -------------------------------------------------------------------------------------

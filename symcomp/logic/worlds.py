@@ -29,10 +29,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from symcomp.logic.finite import Structure, free_variables, holds
+from symcomp.logic.finite import Structure, free_variables, guard_of, holds
 from symcomp.logic.fol import Formula, Term, constants, signature
 
 MAX_THINGS = 96  # a chase that needs more things than this gives up (it may not end)
@@ -52,6 +52,7 @@ class Candidate:
 # world to MAX_THINGS before it fails, so it comes after the cheaper ones
 CANDIDATES = (
     Candidate(share=True),
+    Candidate(share=True, last_part=True),
     Candidate(last_part=True),
     Candidate(),
     Candidate(reuse=True),
@@ -82,6 +83,20 @@ def build_world(formulas: Sequence[Formula]) -> Structure | None:
 Env = Mapping[str, int]
 
 
+@dataclass
+class _Universal:
+    """The body must have truth value ``sign`` for every thing but ``allowed`` of them (0 for
+    a universal, n - 1 for "fewer than n"); ``checked`` is the tick it was last found true."""
+
+    variable: str
+    body: Formula
+    env: Env
+    sign: bool
+    allowed: int
+    predicates: frozenset[str]
+    checked: int = -1
+
+
 class _Builder:
     """One candidate's world under construction (elements 0..size-1)."""
 
@@ -90,9 +105,11 @@ class _Builder:
         self.size = 0
         self.relations: dict[str, set[tuple[int, ...]]] = {}
         self.constants = {name: self._fresh() for name in names}
-        # (variable, body, env, sign, allowed): the body must have truth value ``sign`` for
-        # every thing but ``allowed`` of them (0 for a universal, n - 1 for "fewer than n")
-        self.universals: list[tuple[str, Formula, Env, bool, int]] = []
+        self.universals: dict[tuple[object, ...], _Universal] = {}
+        # a clock of changes: when the world last grew, and when each relation last changed
+        # (a universal checked since is still true: only its predicates and things matter)
+        self.tick, self.grown = 0, 0
+        self.stamps: dict[str, int] = {}
         # truth of (sub-formula, values of its free variables) in the world as it stands;
         # emptied whenever the world grows
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
@@ -117,6 +134,8 @@ class _Builder:
             raise _NoWorldError
         self.memo.clear()
         self.size += 1
+        self.tick += 1
+        self.grown = self.tick
         return self.size - 1
 
     # -- making a formula true (sign True) or false (sign False) ----------------------------
@@ -130,6 +149,8 @@ class _Builder:
                 if row not in rows:
                     rows.add(row)
                     self.memo.clear()
+                    self.tick += 1
+                    self.stamps[formula[1]] = self.tick
         elif kind == "not":
             self.make(formula[1], env, not sign)
         elif kind in ("and", "or"):
@@ -149,12 +170,12 @@ class _Builder:
             if (kind == "exists") == sign:
                 self._witnesses(formula, 1, env, sign)
             else:
-                self.universals.append((formula[1], formula[2], env, sign, 0))
+                self._require(formula[1], formula[2], env, sign, 0)
         elif kind == "count":
             if sign:
                 self._witnesses(formula, int(formula[1]), env, True)
             else:  # fewer than n: made by making the body false of every thing, if need be
-                self.universals.append((formula[2], formula[3], env, False, int(formula[1]) - 1))
+                self._require(formula[2], formula[3], env, False, int(formula[1]) - 1)
         elif kind == "iff":
             raise _NoWorldError
         # an equation or a negated atom is only checked, never made
@@ -183,19 +204,39 @@ class _Builder:
         part, sign = constructive[-1] if self.candidate.last_part else constructive[0]
         self.make(part, env, sign)
 
+    def _require(self, variable: str, body: Formula, env: Env, sign: bool, allowed: int) -> None:
+        """Record a universal for the chase (once: the same body with the same values of its
+        free variables is the same requirement)."""
+        free = sorted(free_variables(body) - {variable})
+        key = (id(body), sign, allowed, tuple(env[name] for name in free))
+        if key not in self.universals:
+            predicates = frozenset(signature(body))
+            self.universals[key] = _Universal(variable, body, env, sign, allowed, predicates)
+
     def _chase(self) -> None:
         for _round in range(MAX_ROUNDS):
             changed = False
-            for variable, body, env, sign, allowed in list(self.universals):
-                scopes = [{**env, variable: value} for value in range(self.size)]
-                wrong = [scope for scope in scopes if self.true(scope, body) != sign]
-                if len(wrong) > allowed:
-                    for scope in wrong:
-                        self.make(body, scope, sign)
-                    changed = True
+            for universal in list(self.universals.values()):
+                if universal.checked >= self.grown and all(
+                    self.stamps.get(name, 0) <= universal.checked for name in universal.predicates
+                ):
+                    continue  # nothing it depends on changed since it was last true
+                changed |= self._apply(universal)
             if not changed:
                 return
         raise _NoWorldError
+
+    def _apply(self, universal: _Universal) -> bool:
+        """Make ``universal`` true where it is not; whether the world changed."""
+        variable, body, sign = universal.variable, universal.body, universal.sign
+        scopes = [{**universal.env, variable: value} for value in range(self.size)]
+        wrong = [scope for scope in scopes if self.true(scope, body) != sign]
+        if len(wrong) <= universal.allowed:
+            universal.checked = self.tick
+            return False
+        for scope in wrong:
+            self.make(body, scope, sign)
+        return True
 
     # -- truth in the world as it stands (a guide only: holds() has the last word) ----------
 
@@ -239,7 +280,11 @@ class _Builder:
 
     def _truths(self, formula: Formula, env: Env) -> Iterator[bool]:
         variable, body = (formula[2], formula[3]) if formula[0] == "count" else formula[1:3]
-        return (self.true({**env, variable: value}, body) for value in range(self.size))
+        guard = guard_of(formula[0], variable, body)
+        values: Iterable[int] = range(self.size)
+        if guard is not None:  # the other things cannot decide (see finite.guard_of)
+            values = [row[0] for row in self.relations.get(guard, ())]
+        return (self.true({**env, variable: value}, body) for value in values)
 
     def _value(self, term: Term, env: Env) -> int:
         return env[term[1]] if term[0] == "var" else int(self.constants[term[1]])
