@@ -11,6 +11,8 @@ published pipeline), which gives vacuous restrictions and premises without a mod
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 from collections import Counter
 from dataclasses import replace
@@ -38,6 +40,7 @@ from symcomp.languages.monotonicity.lexicon import (
 from symcomp.logic.constructive import ConstructiveProver
 from symcomp.logic.derivation_check import CertificateError, check_derivation
 from symcomp.logic.finite import Structure, holds
+from symcomp.logic.fol import signature
 from symcomp.logic.lambda_terms import parse_formula as f
 from symcomp.logic.monotone import Derivation, explain_derivation, find_derivation
 from symcomp.logic.prover import HYPOTHESIS, NEGATED_HYPOTHESIS, Label, Problem
@@ -386,3 +389,125 @@ def test_hard_edits_are_declined_or_decided_as_z3_decides_them():
     seen = compare_with_z3(pairs)
     assert seen["compared"] + seen["declined"] + seen["z3 unknown"] == 1_000, seen
     assert seen["compared"] >= 500, seen  # the comparison is not vacuous
+
+
+# -- through the command line --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from symcomp.cli import cli
+
+    folder = tmp_path_factory.mktemp("constructive") / "pool"
+    # depths 1-3: z3 alone needs seconds, not minutes, for 500 pairs of them
+    result = CliRunner().invoke(
+        cli,
+        ["generate", "monotonicity", "--n", "500", "--seed", "7", "--max-depth", "3"]
+        + ["--out", str(folder)],
+    )
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def verify_json(*args: str) -> dict[str, object]:
+    from click.testing import CliRunner
+
+    from symcomp.cli import cli
+
+    result = CliRunner().invoke(cli, ["verify", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.output))
+
+
+def test_a_sample_of_500_generated_pairs_re_decided_by_z3_agrees(generated):
+    report = verify_json(str(generated), "--cross-check", "z3", "--sample", "500", "--jobs", "2")
+    summary = report["summary"]
+    assert isinstance(summary, dict) and summary["agree"] == 500
+    stages = summary["decided_by"]
+    assert stages["derivation"] + stages["world"] == 500 and stages["portfolio"] == 0, stages
+    cross = report["cross_check"]
+    assert isinstance(cross, dict) and cross.get("disagree", 0) == 0
+    assert cross["agree"] >= 490, cross  # z3 decides nearly all (its unknowns are not compared)
+
+
+def test_the_stages_are_switched_off_for_baselines(generated, tmp_path):
+    data = tmp_path / "part.jsonl"
+    data.write_text("".join((generated / "examples.jsonl").read_text().splitlines(True)[:40]))
+    report = verify_json(str(data), "--language", "monotonicity", "--solvers-only")
+    summary = report["summary"]
+    assert isinstance(summary, dict) and summary["agree"] == 40
+    assert summary["decided_by"] == {"derivation": 0, "world": 0, "portfolio": 40}
+    assert "portfolio prover" in str(report["checker"])
+    assert "derivations" not in str(report["checker"])
+
+
+def test_explain_shows_the_derivation_in_words(generated, tmp_path):
+    from click.testing import CliRunner
+
+    from symcomp.cli import cli
+
+    data = tmp_path / "pair.tsv"
+    data.write_text("No animals ran.\tNo dogs ran.\tentailment\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["verify", str(data), "--language", "monotonicity", "--explain", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "decided by: derivation" in result.output
+    assert "position: downward, under 'no'" in result.output
+    assert "by axiom dog_is_animal" in result.output
+    as_json = CliRunner().invoke(
+        cli, ["verify", str(data), "--language", "monotonicity", "--explain", "1", "--json"]
+    )
+    assert (
+        '"decided_by": "derivation"' in as_json.output
+        and '"polarity": "downward"' in as_json.output
+    )
+
+
+# -- the evaluator: guards skip only things that cannot decide -----------------------------------
+
+
+def _reference(formula, world: Structure, env) -> bool:
+    """The textbook truth definition, with no memo and no guard (for comparison only)."""
+    kind = formula[0]
+    value = lambda term: env[term[1]] if term[0] == "var" else world.constants[term[1]]  # noqa: E731
+    if kind == "pred":
+        return tuple(value(t) for t in formula[2]) in world.relations.get(formula[1], frozenset())
+    if kind == "eq":
+        return value(formula[1]) == value(formula[2])
+    if kind == "not":
+        return not _reference(formula[1], world, env)
+    if kind in ("and", "or"):
+        parts = [_reference(part, world, env) for part in formula[1]]
+        return all(parts) if kind == "and" else any(parts)
+    if kind == "imp":
+        return not _reference(formula[1], world, env) or _reference(formula[2], world, env)
+    variable, body = (formula[2], formula[3]) if kind == "count" else (formula[1], formula[2])
+    truths = [_reference(body, world, {**env, variable: v}) for v in range(world.size)]
+    if kind == "exists":
+        return any(truths)
+    if kind == "all":
+        return all(truths)
+    return sum(truths) >= formula[1]
+
+
+def test_the_evaluator_equals_the_textbook_definition_on_random_worlds():
+    rng = random.Random(3)
+    sentences = [render(random_sentence(rng)) for _ in range(60)]
+    formulas = [LANGUAGE.meaning(sentence) for sentence in sentences]
+    for formula in formulas:
+        predicates = signature(formula)
+        for _ in range(5):
+            size = rng.randint(1, 4)
+            relations = {
+                name: frozenset(
+                    row
+                    for row in itertools.product(range(size), repeat=arity)
+                    if rng.random() < 0.5
+                )
+                for name, arity in predicates.items()
+            }
+            world = Structure(size, {}, relations)
+            assert holds(formula, world) == _reference(formula, world, {}), formula

@@ -1,4 +1,5 @@
-"""Hand-written known-answer problems (provers/monotonicity/known_answers.tsv) with z3 and E."""
+"""Hand-written known-answer problems (provers/monotonicity/known_answers.tsv) with the default
+portfolio (derivations and built worlds first), z3 and E."""
 
 import pytest
 
@@ -50,7 +51,7 @@ def problems():
     }
 
 
-@pytest.mark.parametrize("prover", ["z3", "eprover"])
+@pytest.mark.parametrize("prover", ["portfolio", "z3", "eprover"])
 @pytest.mark.parametrize("row", PROBLEMS, ids=[row["id"] for row in PROBLEMS])
 def test_known_answer(problems, prover, row):
     verdict = make_prover(prover).prove(problems[row["id"]])

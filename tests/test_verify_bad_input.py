@@ -70,10 +70,13 @@ CASES: list[tuple[str, bytes | None, str, tuple[str, ...], int, tuple[str, ...]]
     ("unknown prover", HEADER + GOOD, ".tsv", ("--prover", "z33"), 2, ("z33",)),
     ("zero rlimit", HEADER + GOOD, ".tsv", ("--rlimit", "0"), 2, ("--rlimit",)),
     # an unknown row was checked and got no verdict: not bad input (docs/verify.md)
-    ("every row unknown at rlimit 1", HEADER + GOOD, ".tsv", ("--rlimit", "1"), 0,
-     ("no row got a verdict", "raise --rlimit")),
-    ("every row unknown at rlimit 1, strict", HEADER + GOOD, ".tsv", ("--rlimit", "1", "--strict"),
-     1, ("no row got a verdict",)),
+    ("every row unknown at rlimit 1", HEADER + GOOD, ".tsv", ("--rlimit", "1", "--solvers-only"),
+     0, ("no row got a verdict", "raise --rlimit")),
+    ("every row unknown at rlimit 1, strict", HEADER + GOOD, ".tsv",
+     ("--rlimit", "1", "--solvers-only", "--strict"), 1, ("no row got a verdict",)),
+    # derivations and built worlds use no budget: the same rows are decided at rlimit 1
+    ("rlimit 1 does not limit derivations", HEADER + GOOD, ".tsv", ("--rlimit", "1", "--strict"),
+     0, ("decided by: derivation",)),
     ("zero timeout", HEADER + GOOD, ".tsv", ("--timeout-ms", "0"), 2, ("--timeout-ms",)),
     ("zero jobs", HEADER + GOOD, ".tsv", ("--jobs", "0"), 2, ("--jobs",)),
     ("negative seed", HEADER + GOOD, ".tsv", ("--seed", "-1"), 2, ("--seed",)),

@@ -35,6 +35,7 @@ False
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from symcomp.logic.finite import MAX_SIZE, Structure, domain_sizes, find_model
@@ -88,7 +89,8 @@ class PortfolioProver:
         if model is not None and second.refutation is Refutation.CONSISTENT:
             models.append((HYPOTHESIS, model))
         elapsed = time.perf_counter() - start
-        return verdict_of(first, second, named, elapsed, self.name, tuple(models))
+        verdict = verdict_of(first, second, named, elapsed, self.name, tuple(models))
+        return replace(verdict, decided_by="portfolio")
 
     def _settle(
         self,

@@ -104,7 +104,6 @@ class _Builder:
         self.candidate = candidate
         self.size = 0
         self.relations: dict[str, set[tuple[int, ...]]] = {}
-        self.constants = {name: self._fresh() for name in names}
         self.universals: dict[tuple[object, ...], _Universal] = {}
         # a clock of changes: when the world last grew, and when each relation last changed
         # (a universal checked since is still true: only its predicates and things matter)
@@ -115,6 +114,7 @@ class _Builder:
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
         self.free: dict[int, tuple[str, ...]] = {}
         self.shared: dict[int, list[int]] = {}  # a binder's witnesses (candidate ``share``)
+        self.constants = {name: self._fresh() for name in names}  # names: distinct things
 
     def build(self, formulas: Sequence[Formula]) -> _Builder:
         for formula in formulas:
