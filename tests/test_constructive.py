@@ -404,8 +404,10 @@ def generated(tmp_path_factory):
     # depths 1-3: z3 alone needs seconds, not minutes, for 500 pairs of them
     result = CliRunner().invoke(
         cli,
-        ["generate", "monotonicity", "--n", "500", "--seed", "7", "--max-depth", "3"]
-        + ["--out", str(folder)],
+        [
+            *("generate", "monotonicity", "--n", "500", "--seed", "7", "--max-depth", "3"),
+            *("--out", str(folder)),
+        ],
     )
     assert result.exit_code == 0, result.output
     return folder
