@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from symcomp._util import Record
 from symcomp.cli import cli
+from symcomp.suites.reading import Suite
 
 BAD = {
     "binary": bytes(range(256)) * 8,
@@ -85,6 +87,7 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "def short(inputs):\n    return inputs[:-1]\n\nnot_callable = 3\n"
     )
     (root / "plugin.py").write_text("raise RuntimeError('the plugin fails')\n")
+    write_predictions(root, Suite.read(root / "suite").test("simple").test)
     for case, name in TRAVERSALS.items():
         suite = root / f"suite-{case}"
         shutil.copytree(root / "suite", suite)
@@ -103,6 +106,28 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         found[f"suite-pool-{case}"] = str(suite)
     found.update({p.name: str(p) for p in root.iterdir() if p.name not in found})
     return found
+
+
+# a prediction that is not a string is refused (never scored as its Python text, "None");
+# an empty string is a prediction, a wrong one
+PREDICTION_VALUES = {
+    "null": None,
+    "number": 7,
+    "bool": True,
+    "array": ["JUMP"],
+    "object": {"text": "JUMP"},
+    "empty": "",
+}
+
+
+def write_predictions(root: Path, records: list[Record]) -> None:
+    """``<kind>-prediction.jsonl``: the right prediction for every input of a test, but
+    the second line's is ``PREDICTION_VALUES[kind]``."""
+    for kind, value in PREDICTION_VALUES.items():
+        rows = [{"id": r["id"], "prediction": r["output"]} for r in records]
+        rows[1]["prediction"] = value
+        lines = "".join(json.dumps(row) + "\n" for row in rows)
+        (root / f"{kind}-prediction.jsonl").write_text(lines)
 
 
 def file_matrix() -> Iterator[tuple[str, tuple[str, ...], int, str]]:
@@ -330,6 +355,22 @@ USAGE = [
     ),
     ("interpret-unparsable", ("interpret", "scan", "walk walk"), 2, "^"),
     ("interpret-deep", ("interpret", "pcfg-set", "copy " * 3000 + "A1 B2"), 2, "nested too deeply"),
+    *(
+        (
+            f"predictions-{kind}-value",
+            (
+                "evaluate",
+                "{suite}",
+                "--predictions",
+                f"{{{kind}-prediction.jsonl}}",
+                "--test",
+                "simple",
+            ),
+            0 if kind == "empty" else 2,
+            "" if kind == "empty" else f'{kind}-prediction.jsonl:2: "prediction" must be a string',
+        )
+        for kind in PREDICTION_VALUES
+    ),
     # stats, export
     ("stats-no-examples", ("stats", "{no-examples}"), 2, "no examples.jsonl"),
     ("export-bad-format", ("export", "{pool}", "--format", "csv"), 2, "--format"),
