@@ -63,6 +63,10 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("split", "random", root / "pool", "--out", root / "split.json")[0] == 0
     assert invoke("split", "random", root / "pcfg", "--out", root / "pcfg-split.json")[0] == 0
     assert invoke("suite", "scan", "--out", root / "suite", "--no-export")[0] == 0
+    edited = Path(shutil.copytree(root / "pool", root / "edited-pool"))
+    assert invoke("split", "random", edited, "--out", root / "edited-split.json")[0] == 0
+    lines = (edited / "examples.jsonl").read_text().splitlines(keepends=True)
+    (edited / "examples.jsonl").write_text("".join([lines[1], lines[0], *lines[2:]]))
     (root / "range.json").write_text(json.dumps({"trainIdxs": [0, 999], "testIdxs": [1]}))
     (root / "no-test.json").write_text(json.dumps({"trainIdxs": [0, 1], "testIdxs": []}))
     (root / "no-test-key.json").write_text(json.dumps({"trainIdxs": [0, 1]}))
@@ -815,6 +819,33 @@ SPLITS_AND_CONFIG = [
         ("export", "{pool}", "--split", "{pcfg-split.json}", "--format", "hf", "--out", "{root}/e"),
         2,
         "made for another pool",
+    ),
+    (
+        "export-split-edited-pool",
+        (
+            "export",
+            "{edited-pool}",
+            "--split",
+            "{edited-split.json}",
+            "--format",
+            "hf",
+            "--out",
+            "{root}/e",
+        ),
+        2,
+        "edited-pool/examples.jsonl has changed since",
+    ),
+    (
+        "divergence-edited-pool",
+        ("divergence", "{edited-pool}", "{edited-split.json}"),
+        2,
+        "edited-pool/examples.jsonl has changed since",
+    ),
+    (
+        "from-splits-edited-pool",
+        ("suite", "from-splits", "{edited-pool}", "{edited-split.json}", "--out", "{root}/fs"),
+        2,
+        "edited-pool/examples.jsonl has changed since",
     ),
     (
         "export-split-empty-part",

@@ -125,7 +125,8 @@ def pool_source(pool: Path, splits: Mapping[str, Path | Split] | None = None) ->
         split = given if isinstance(given, Split) else read_split(given)
         where = f"split {name}" if isinstance(given, Split) else str(given)
         split.check(len(records), where)
-        split.check_pool(digest, where)
+        base = None if isinstance(given, Split) else given.parent
+        split.check_pool(digest, where, str(source), base=base)
         parts = {part: [records[i] for i in split.expanded(part)] for part in PARTS}
         configs.append(ExportConfig(name, parts, dict(split.meta)))
         hasher.update(json.dumps([name, split.to_json()], sort_keys=True).encode())
