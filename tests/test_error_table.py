@@ -9,8 +9,11 @@ is not an object, traversal names in manifests, files where folders belong and e
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -1111,3 +1114,57 @@ def test_bad_input(
     assert found == code, f"{case}: exit {found}, expected {code}: {output}"
     assert fragment in output, f"{case}: {fragment!r} not in: {output}"
     assert not (Path(paths["root"]).parent / "escaped").exists()
+
+
+# -- what plugins print while they load -----------------------------------------------------------
+
+PLUGINS = Path(__file__).parent / "plugins"  # the toy robot, a third-party language
+LOUD = """\
+import sys
+from pathlib import Path
+
+import symcomp_robot
+from symcomp import Language
+
+print("hello from the loud plugin")  # a stray print, as plugins have
+
+
+def build() -> Language:
+    print("building the loud language")
+    grammar = Path(symcomp_robot.__file__).with_name("robot.lark")
+    return Language.from_grammar("loud", grammar, semantics=symcomp_robot.Robot)
+"""
+
+
+def loud_plugin(folder: Path) -> None:
+    """``loud.py``, also installed the third-party way (``loud = loud:build``)."""
+    (folder / "loud.py").write_text(LOUD)
+    info = folder / "loud-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loud\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[symcomp.languages]\nloud = loud:build\n")
+
+
+@pytest.mark.parametrize("how", ["--plugin", "SYMCOMP_PLUGINS", "entry point"])
+def test_what_plugins_print_while_loading_goes_to_stderr(tmp_path: Path, how: str) -> None:
+    """`languages --json` (any --json) stays JSON: plugins' prints go to stderr."""
+    installed = tmp_path / "site"
+    installed.mkdir()
+    loud_plugin(installed)
+    path = [str(PLUGINS), *([str(installed)] if how == "entry point" else [])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    env.pop("SYMCOMP_PLUGINS", None)
+    args = ["languages", "--json"]
+    if how == "--plugin":
+        args = ["--plugin", str(installed / "loud.py"), *args]
+    elif how == "SYMCOMP_PLUGINS":
+        env["SYMCOMP_PLUGINS"] = str(installed / "loud.py")
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *args]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    names = [row["name"] for row in json.loads(done.stdout)]
+    assert {"loud", "robot", "scan"} <= set(names) if how == "entry point" else "scan" in names
+    assert "hello from the loud plugin" in done.stderr and "Traceback" not in done.stderr
+    assert ("building the loud language" in done.stderr) == (how == "entry point")
