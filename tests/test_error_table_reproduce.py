@@ -4,14 +4,19 @@ damaged, are named with the way to repair them (exit 2, never a traceback or exi
 - ``--out`` holding the user's files, a pool, or a reproduction of another paper, scale or seed
   is refused and left as it was; ``--overwrite`` replaces an earlier reproduction only;
 - a run stopped before its first epoch was saved is trained again, not refused;
-- a truncated or array-valued ``summary.json`` or ``scores/*.json`` is named, with the fix.
+- a truncated or array-valued ``summary.json`` or ``scores/*.json`` is named, with the fix;
+- a crafted ``resume.pt`` is refused, and the refusal is the only thing printed (no warning of
+  torch's before it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +25,7 @@ from click.testing import CliRunner
 from symcomp.cli import cli
 
 PAPER = ("neely2020", "--scale", "tiny", "--device", "cpu")
+RUN = "runs/task/LSTM-seed0"  # a run of the reproduction (two epochs at this scale)
 
 
 def invoke(*args: object) -> tuple[int, str]:
@@ -147,3 +153,46 @@ def test_a_reproduction_written_before_manifests_is_continued(copy: Path) -> Non
     assert invoke("reproduce", *PAPER, "--out", copy)[0] == 0
     assert [p.stat().st_mtime_ns for p in checkpoints] == stamps  # nothing trained again
     assert json.loads((copy / "manifest.json").read_text())["seed"] == 0
+
+
+def half_written(folder: Path) -> None:
+    """RUN stopped after its last epoch was saved, before its predictions and summary (and so
+    before its scores and the results)."""
+    run = folder / RUN
+    (run / "summary.json").unlink()
+    shutil.rmtree(run / "predictions")
+    shutil.rmtree(folder / "scores")
+    (folder / "results.json").unlink()
+
+
+class _Payload:
+    """Unpickling this would create a file: proof that code ran."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Path.write_text, (Path("PWNED"), "code ran"))
+
+
+def crafted_resume(folder: Path) -> None:
+    """A resume file holding a Python object, pickled with the protocol Python prefers (torch
+    warns about protocols other than 2 before refusing)."""
+    with (folder / RUN / "resume.pt").open("wb") as handle:
+        pickle.dump({"module": _Payload()}, handle, protocol=pickle.DEFAULT_PROTOCOL)
+
+
+def test_a_crafted_resume_file_is_refused_with_nothing_else_printed(copy: Path) -> None:
+    """What a user reads is symcomp's refusal, not a warning of torch's about the pickle."""
+    half_written(copy)
+    crafted_resume(copy)
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", "-q", "reproduce"]
+    done = subprocess.run(
+        [*command, *PAPER, "--out", str(copy)],
+        cwd=copy.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"Error: {copy / RUN / 'resume.pt'}: refused to load")
+    assert done.stderr.count("\n") == 1 and "Warning" not in done.stderr, done.stderr
+    assert not (copy.parent / "PWNED").exists()

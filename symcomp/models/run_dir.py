@@ -23,6 +23,7 @@ import json
 import os
 import pickle
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,7 +280,11 @@ def load_torch_file(path: Path, device: torch.device | str = "cpu") -> Any:
         When the file holds anything else (refused, never run) or is not a torch file.
     """
     try:
-        return torch.load(path, map_location=device, weights_only=True)
+        with warnings.catch_warnings():
+            # torch warns about a pickle protocol other than its own before refusing a crafted
+            # file: the refusal below is all a user should read
+            warnings.filterwarnings("ignore", "Detected pickle protocol", UserWarning)
+            return torch.load(path, map_location=device, weights_only=True)
     except pickle.UnpicklingError:
         # torch cannot tell a damaged file from one holding objects: both are refused alike
         raise DataError(
