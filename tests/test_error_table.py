@@ -9,15 +9,20 @@ is not an object, traversal names in manifests, files where folders belong and e
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from symcomp._util import Record
 from symcomp.cli import cli
+from symcomp.suites.reading import Suite
 
 BAD = {
     "binary": bytes(range(256)) * 8,
@@ -61,6 +66,10 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     assert invoke("split", "random", root / "pool", "--out", root / "split.json")[0] == 0
     assert invoke("split", "random", root / "pcfg", "--out", root / "pcfg-split.json")[0] == 0
     assert invoke("suite", "scan", "--out", root / "suite", "--no-export")[0] == 0
+    edited = Path(shutil.copytree(root / "pool", root / "edited-pool"))
+    assert invoke("split", "random", edited, "--out", root / "edited-split.json")[0] == 0
+    lines = (edited / "examples.jsonl").read_text().splitlines(keepends=True)
+    (edited / "examples.jsonl").write_text("".join([lines[1], lines[0], *lines[2:]]))
     (root / "range.json").write_text(json.dumps({"trainIdxs": [0, 999], "testIdxs": [1]}))
     (root / "no-test.json").write_text(json.dumps({"trainIdxs": [0, 1], "testIdxs": []}))
     (root / "no-test-key.json").write_text(json.dumps({"trainIdxs": [0, 1]}))
@@ -85,6 +94,7 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "def short(inputs):\n    return inputs[:-1]\n\nnot_callable = 3\n"
     )
     (root / "plugin.py").write_text("raise RuntimeError('the plugin fails')\n")
+    write_predictions(root, Suite.read(root / "suite").test("simple").test)
     for case, name in TRAVERSALS.items():
         suite = root / f"suite-{case}"
         shutil.copytree(root / "suite", suite)
@@ -103,6 +113,28 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         found[f"suite-pool-{case}"] = str(suite)
     found.update({p.name: str(p) for p in root.iterdir() if p.name not in found})
     return found
+
+
+# a prediction that is not a string is refused (never scored as its Python text, "None");
+# an empty string is a prediction, a wrong one
+PREDICTION_VALUES = {
+    "null": None,
+    "number": 7,
+    "bool": True,
+    "array": ["JUMP"],
+    "object": {"text": "JUMP"},
+    "empty": "",
+}
+
+
+def write_predictions(root: Path, records: list[Record]) -> None:
+    """``<kind>-prediction.jsonl``: the right prediction for every input of a test, but
+    the second line's is ``PREDICTION_VALUES[kind]``."""
+    for kind, value in PREDICTION_VALUES.items():
+        rows = [{"id": r["id"], "prediction": r["output"]} for r in records]
+        rows[1]["prediction"] = value
+        lines = "".join(json.dumps(row) + "\n" for row in rows)
+        (root / f"{kind}-prediction.jsonl").write_text(lines)
 
 
 def file_matrix() -> Iterator[tuple[str, tuple[str, ...], int, str]]:
@@ -330,6 +362,22 @@ USAGE = [
     ),
     ("interpret-unparsable", ("interpret", "scan", "walk walk"), 2, "^"),
     ("interpret-deep", ("interpret", "pcfg-set", "copy " * 3000 + "A1 B2"), 2, "nested too deeply"),
+    *(
+        (
+            f"predictions-{kind}-value",
+            (
+                "evaluate",
+                "{suite}",
+                "--predictions",
+                f"{{{kind}-prediction.jsonl}}",
+                "--test",
+                "simple",
+            ),
+            0 if kind == "empty" else 2,
+            "" if kind == "empty" else f'{kind}-prediction.jsonl:2: "prediction" must be a string',
+        )
+        for kind in PREDICTION_VALUES
+    ),
     # stats, export
     ("stats-no-examples", ("stats", "{no-examples}"), 2, "no examples.jsonl"),
     ("export-bad-format", ("export", "{pool}", "--format", "csv"), 2, "--format"),
@@ -776,6 +824,33 @@ SPLITS_AND_CONFIG = [
         "made for another pool",
     ),
     (
+        "export-split-edited-pool",
+        (
+            "export",
+            "{edited-pool}",
+            "--split",
+            "{edited-split.json}",
+            "--format",
+            "hf",
+            "--out",
+            "{root}/e",
+        ),
+        2,
+        "edited-pool/examples.jsonl has changed since",
+    ),
+    (
+        "divergence-edited-pool",
+        ("divergence", "{edited-pool}", "{edited-split.json}"),
+        2,
+        "edited-pool/examples.jsonl has changed since",
+    ),
+    (
+        "from-splits-edited-pool",
+        ("suite", "from-splits", "{edited-pool}", "{edited-split.json}", "--out", "{root}/fs"),
+        2,
+        "edited-pool/examples.jsonl has changed since",
+    ),
+    (
         "export-split-empty-part",
         ("export", "{pool}", "--split", "{no-test.json}", "--format", "tsv", "--out", "{root}/e"),
         2,
@@ -1039,3 +1114,57 @@ def test_bad_input(
     assert found == code, f"{case}: exit {found}, expected {code}: {output}"
     assert fragment in output, f"{case}: {fragment!r} not in: {output}"
     assert not (Path(paths["root"]).parent / "escaped").exists()
+
+
+# -- what plugins print while they load -----------------------------------------------------------
+
+PLUGINS = Path(__file__).parent / "plugins"  # the toy robot, a third-party language
+LOUD = """\
+import sys
+from pathlib import Path
+
+import symcomp_robot
+from symcomp import Language
+
+print("hello from the loud plugin")  # a stray print, as plugins have
+
+
+def build() -> Language:
+    print("building the loud language")
+    grammar = Path(symcomp_robot.__file__).with_name("robot.lark")
+    return Language.from_grammar("loud", grammar, semantics=symcomp_robot.Robot)
+"""
+
+
+def loud_plugin(folder: Path) -> None:
+    """``loud.py``, also installed the third-party way (``loud = loud:build``)."""
+    (folder / "loud.py").write_text(LOUD)
+    info = folder / "loud-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loud\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[symcomp.languages]\nloud = loud:build\n")
+
+
+@pytest.mark.parametrize("how", ["--plugin", "SYMCOMP_PLUGINS", "entry point"])
+def test_what_plugins_print_while_loading_goes_to_stderr(tmp_path: Path, how: str) -> None:
+    """`languages --json` (any --json) stays JSON: plugins' prints go to stderr."""
+    installed = tmp_path / "site"
+    installed.mkdir()
+    loud_plugin(installed)
+    path = [str(PLUGINS), *([str(installed)] if how == "entry point" else [])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    env.pop("SYMCOMP_PLUGINS", None)
+    args = ["languages", "--json"]
+    if how == "--plugin":
+        args = ["--plugin", str(installed / "loud.py"), *args]
+    elif how == "SYMCOMP_PLUGINS":
+        env["SYMCOMP_PLUGINS"] = str(installed / "loud.py")
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *args]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    names = [row["name"] for row in json.loads(done.stdout)]
+    assert {"loud", "robot", "scan"} <= set(names) if how == "entry point" else "scan" in names
+    assert "hello from the loud plugin" in done.stderr and "Traceback" not in done.stderr
+    assert ("building the loud language" in done.stderr) == (how == "entry point")

@@ -1,9 +1,13 @@
 """Commands that used to hang on bad settings end quickly, with exit 2 and a message saying
 what to change: a removal after every MCD addition (the split never grows), an unreachable Ray
-cluster (Ray itself retries for ten minutes). The time limit bounds the MCD construction too."""
+cluster (Ray itself retries for ten minutes). The time limit bounds the MCD construction too.
+A plugin that never finishes loading is stopped by Ctrl-C or SIGTERM as any command is: one
+line and exit 130 or 143, symcomp's own."""
 
 from __future__ import annotations
 
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +18,7 @@ from symcomp.cli import cli
 from symcomp.dbca.mcd import McdConfig, mcd_split
 from symcomp.dbca.split import PoolData
 from symcomp.errors import DataError
+from tests.children import finish, start, wait_for
 
 
 def invoke(*args: object) -> tuple[int, str]:
@@ -74,3 +79,31 @@ def test_an_unreachable_ray_cluster_fails_in_seconds(tmp_path: Path) -> None:
     )
     assert code == 2 and "cannot reach a Ray cluster at --address '127.0.0.1:1'" in output
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("sig", "code", "said"),
+    [
+        (signal.SIGTERM, 143, "stopped by signal 15; no half-written file was left."),
+        (signal.SIGINT, 130, "interrupted; no half-written file was left."),
+    ],
+    ids=["term", "int"],
+)
+def test_a_plugin_stuck_while_loading_is_stopped_by_a_signal(
+    tmp_path: Path, sig: int, code: int, said: str
+) -> None:
+    marker = tmp_path / "loading"
+    plugin = tmp_path / "stuck.py"
+    plugin.write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).touch()\nwhile True:\n    pass\n"
+    )
+    process = start("-q", "--plugin", plugin, "languages", "--json")
+    try:
+        wait_for(lambda: marker.exists() or process.poll() is not None)
+        process.send_signal(sig)
+        found, err = finish(process, seconds=60)
+    finally:
+        process.kill()
+    assert found == code, err
+    assert err.strip() == f"Error: {said}", err

@@ -6,7 +6,9 @@ pool's folder, nor a pool into an export's. An export redone with ``--overwrite`
 every file of the previous export, whatever its format, and keeps nothing of it (no stale
 ``examples.tsv``, no top-level ``train.jsonl`` of a one-configuration GenBench task). And a
 split or test whose name would take the place of one of the output's own files
-(``manifest.json.json``) is refused before anything is written, naming the split file.
+(``manifest.json.json``) is refused before anything is written, naming the split file. And
+``--join-lines`` leaves no line break in any line-based field of any format: NLI pairs too
+(premise and hypothesis, and GenBench's input made of both).
 
 Placeholders in braces are paths: ``{pool}`` and ``{splits}`` are shared fixtures, ``{t}`` the
 case's own folder (a copy of the pool lies in ``{t}/pool``).
@@ -88,6 +90,25 @@ def users_file_kept(case: Path) -> None:
     assert listed(case / "e") == ["r3/test.tsv", "r3/train.tsv"]
 
 
+def one_line_fields(case: Path) -> None:
+    """Every line of a line format is one example; no text field of a JSON line format holds
+    a line break (``{t}/e`` is an export of a whole pool with ``--join-lines``)."""
+    manifest = json.loads((case / "e/manifest.json").read_text())
+    assert manifest["join_lines"] is True
+    examples = sum(manifest["configs"]["default"].values())
+    for path in (case / "e").rglob("*"):
+        if path.suffix in (".tsv", ".src", ".tgt"):
+            lines = path.read_text().split("\n")
+            assert lines[-1] == "" and len(lines) - 1 == examples, path
+            assert all(line.count("\t") == (path.suffix == ".tsv") for line in lines[:-1])
+        elif path.suffix == ".jsonl":
+            rows = [json.loads(line) for line in path.read_text().splitlines()]
+            assert len(rows) == examples, path
+            for row in rows:
+                broken = {k: v for k, v in row.items() if isinstance(v, str) and "\n" in v}
+                assert not broken, (path, broken)
+
+
 SUITE = ("suite", "from-splits", "{t}/pool", "{splits}/r1.json", "--out", "{t}/s", "--no-export")
 EXPORT = ("export", "{t}/pool", "--out", "{t}/e")
 GENBENCH_TWO: tuple[str, ...] = (*EXPORT, "--format", "genbench", "--split", "{splits}/r1.json")
@@ -111,6 +132,19 @@ def clash(fmt: str, name: str, *more: str) -> Case:
 
 
 CASES: list[Case] = [
+    # --join-lines: one line per field, in every format, for NLI pairs too
+    *(
+        (
+            f"join-lines-{pool}-{fmt}",
+            [],
+            ("export", f"{{{pool}}}", "--format", fmt, "--join-lines", "--out", "{t}/e"),
+            0,
+            "",
+            one_line_fields,
+        )
+        for pool in ("monotonicity", "nli")
+        for fmt in ("tsv", "srctgt", "hf", "genbench")
+    ),
     # one kind never replaces another (§2.2)
     (
         "export-into-its-pool",
@@ -284,10 +318,27 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "split", "random", pool, "--seed", 2, "--dev-frac", 0.1, "--out", splits / "dev/r3.json"
     )
     assert code == 0, output
+    monotonicity, nli = root / "monotonicity", root / "nli"
+    code, output = invoke("generate", "monotonicity", "--n", 20, "--out", monotonicity)
+    assert code == 0, output
+    rows = [  # imported NLI pairs whose texts span lines
+        {"premise": "All dogs\nran.", "hypothesis": "Some dogs ran.", "label": "entailment"},
+        {"premise": "Some dogs ran.", "hypothesis": "All\r\ndogs ran.", "label": "neutral"},
+    ]
+    pairs = root / "pairs.jsonl"
+    pairs.write_text(
+        "".join(
+            json.dumps({"input": f"{r['premise']}\n{r['hypothesis']}", "output": r["label"], **r})
+            + "\n"
+            for r in rows
+        )
+    )
+    code, output = invoke("import", pairs, "--out", nli)
+    assert code == 0, output
     names = ("manifest.json", ".symcomp.lock", "config.jsonnet", "doc.md", "train.jsonl")
     for name in (*names, "examples.jsonl", "README.md"):
         shutil.copy(splits / "r1.json", splits / f"{name}.json")
-    return {"pool": pool, "splits": splits}
+    return {"pool": pool, "splits": splits, "monotonicity": monotonicity, "nli": nli}
 
 
 def resolve(text: object, places: dict[str, Path]) -> str:

@@ -253,10 +253,10 @@ def cli(ctx: click.Context, plugins: tuple[str, ...], quiet: bool, debug: bool) 
     """
     from symcomp.core.registry import load_plugins, load_plugins_from_environment
 
+    ctx.obj = {"quiet": quiet, "debug": debug}
+    catch_signals()  # first: a plugin that never finishes loading is stopped as any command is
     load_plugins_from_environment()
     load_plugins(plugins)
-    ctx.obj = {"quiet": quiet, "debug": debug}
-    catch_signals()
 
 
 def quiet(ctx: click.Context) -> bool:

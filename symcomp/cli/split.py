@@ -428,7 +428,8 @@ def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[A
     override = _options(values, defaults=False)
     probe = PoolData.read(pool)
     split_value = read_split(split_file, pool_size=len(probe))
-    split_value.check_pool(file_record(probe.path)["sha256"], str(split_file))
+    digest = file_record(probe.path)["sha256"]
+    split_value.check_pool(digest, str(split_file), str(probe.path), base=split_file.parent)
     data = PoolData(
         probe.path,
         probe.records,

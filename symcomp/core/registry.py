@@ -12,11 +12,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -76,12 +77,28 @@ def get_language(name: str) -> Language:
     return _languages[name]
 
 
+@contextlib.contextmanager
+def plugin_output() -> Iterator[None]:
+    """What plugin code prints while it loads goes to stderr: stdout is the command's output
+    (``--json``), which a plugin's greeting would corrupt.
+
+    >>> import io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err, plugin_output():
+    ...     print("hello")
+    >>> err.getvalue()
+    'hello\\n'
+    """
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
 def _build(factory: Factory | str) -> Language:
-    if isinstance(factory, str):
-        module_name, _, function = factory.partition(":")
-        built = getattr(importlib.import_module(module_name), function)()
-    else:
-        built = factory()
+    with plugin_output():  # an entry point's module and factory are plugin code
+        if isinstance(factory, str):
+            module_name, _, function = factory.partition(":")
+            built = getattr(importlib.import_module(module_name), function)()
+        else:
+            built = factory()
     if not isinstance(built, Language):
         raise SymcompError(f"language factory {factory!r} returned {built!r}, not a Language.")
     return built
@@ -106,10 +123,11 @@ def load_plugins(specs: Iterable[str]) -> None:
             continue
         _loaded_plugins.add(spec)
         try:
-            if spec.endswith(".py") or os.sep in spec:
-                import_file(Path(spec))
-            else:
-                importlib.import_module(spec)
+            with plugin_output():
+                if spec.endswith(".py") or os.sep in spec:
+                    import_file(Path(spec))
+                else:
+                    importlib.import_module(spec)
         except SymcompError:
             raise
         except (ImportError, OSError, SyntaxError) as error:

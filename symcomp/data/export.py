@@ -26,7 +26,10 @@ parts (train, dev, test), written in one of these formats:
 
 Line formats cannot hold a TAB or newline inside a field (CFQ's SPARQL spans lines):
 ``join_lines`` joins every field's lines with single spaces first, as CFQ's preprocessing
-does (``" ".join(text.split())``). Each export folder gets its own ``manifest.json`` (source,
+does (``" ".join(text.split())``), in every format: the text fields ``input``, ``output``,
+``premise`` and ``hypothesis`` of ``hf`` rows, and GenBench's ``input`` of an NLI pair, which
+is ``premise ||| hypothesis`` then (symcomp's one-line form of a pair) instead of the two
+sentences on two lines. Each export folder gets its own ``manifest.json`` (source,
 language, grammar and the sha256 of every file).
 """
 
@@ -63,6 +66,11 @@ from symcomp.errors import DataError
 FORMATS = ("tsv", "srctgt", "hf", "genbench")
 HF_SPLITS = {"train": "train", "dev": "validation", "test": "test"}
 NLI_FIELDS = ("premise", "hypothesis", "label")
+# the text fields ``join_lines`` puts on one line (structured fields are JSON text already)
+LINE_FIELDS = ("input", "output", "premise", "hypothesis")
+# between premise and hypothesis on one line: the separator of the pools' own `input` and of
+# the NLI training tasks (they split `input` at it)
+PAIR_SEPARATOR = " ||| "
 # GLUE/MNLI's label order, and HANS's two-way one; other vocabularies are sorted
 LABEL_SETS = (("entailment", "neutral", "contradiction"), ("entailment", "non-entailment"))
 DIVERGENCES = ("atom_divergence", "compound_divergence")
@@ -125,7 +133,8 @@ def pool_source(pool: Path, splits: Mapping[str, Path | Split] | None = None) ->
         split = given if isinstance(given, Split) else read_split(given)
         where = f"split {name}" if isinstance(given, Split) else str(given)
         split.check(len(records), where)
-        split.check_pool(digest, where)
+        base = None if isinstance(given, Split) else given.parent
+        split.check_pool(digest, where, str(source), base=base)
         parts = {part: [records[i] for i in split.expanded(part)] for part in PARTS}
         configs.append(ExportConfig(name, parts, dict(split.meta)))
         hasher.update(json.dumps([name, split.to_json()], sort_keys=True).encode())
@@ -460,7 +469,7 @@ def _transformed(record: Mapping[str, Any], transform: Callable[[str], str]) -> 
     if transform is _same:
         return dict(record)
     return {
-        key: transform(value) if key in ("input", "output") and isinstance(value, str) else value
+        key: transform(value) if key in LINE_FIELDS and isinstance(value, str) else value
         for key, value in record.items()
     }
 
@@ -637,8 +646,11 @@ def _genbench_row(
     record: Mapping[str, Any], transform: Callable[[str], str], labels: Sequence[str] | None
 ) -> dict[str, Any]:
     if labels is not None:
+        premise, hypothesis = (transform(str(record[key])) for key in ("premise", "hypothesis"))
+        # the two sentences on two lines, or on one line with the pair separator
+        between = "\n" if transform is _same else PAIR_SEPARATOR
         return {
-            "input": f"{record['premise']}\n{record['hypothesis']}",
+            "input": f"{premise}{between}{hypothesis}",
             "target": labels.index(str(record["label"])),
             "target_options": list(labels),
             "id": record.get("id"),

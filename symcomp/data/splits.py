@@ -104,11 +104,20 @@ class Split:
                     f"to trainIdxs."
                 )
 
-    def check_pool(self, digest: str, source: str = "split", pool: str | None = None) -> None:
+    def check_pool(
+        self,
+        digest: str,
+        source: str = "split",
+        pool: str | None = None,
+        *,
+        base: Path | None = None,
+    ) -> None:
         """Raise :class:`DataError` when the split records the sha256 of another pool than
         ``digest`` (``meta.pool.sha256``, as ``symcomp split`` writes), or has an empty train
         or test part (nothing to learn or to measure). ``pool`` names the pool of ``digest``
-        in the message, beside the pool the split records.
+        in the message, beside the pool the split records; when the split records that very
+        file (its ``meta.pool.path``, relative paths taken from the working folder or from
+        ``base``, the split file's folder), the message says the pool changed since.
 
         >>> split = Split((0,), (), (1,), {"pool": {"path": "a/examples.jsonl", "sha256": "1"}})
         >>> try:
@@ -121,6 +130,13 @@ class Split:
         made_for = recorded.get("sha256") if isinstance(recorded, Mapping) else None
         if made_for is not None and made_for != digest:
             made_path = recorded.get("path") if isinstance(recorded, Mapping) else None
+            if pool is not None and _same_file(made_path, Path(pool), base):
+                raise DataError(
+                    f"{pool} has changed since {source} was made from it (its sha256 is now "
+                    f"{digest[:16]}…, the split records {str(made_for)[:16]}…): the split's "
+                    f"indices would pick other examples. Restore the pool the split was made "
+                    f"for, or split the changed pool anew."
+                )
             other = f"{made_path}, " if isinstance(made_path, str) else ""
             this = f"{pool} (sha256 {digest[:16]}…)" if pool else f"this pool ({digest[:16]}…)"
             raise DataError(
@@ -193,6 +209,28 @@ def _check_oversample(copies: Any, source: str) -> None:
 def _short(value: Any) -> str:
     text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _same_file(recorded: Any, pool: Path, base: Path | None) -> bool:
+    """Whether the pool path a split records (absolute, or relative to the working folder or
+    to ``base``) is the file ``pool``: the split was made from it, before it changed.
+
+    Only compared, never opened: the recorded path is data.
+
+    >>> _same_file("no/such/examples.jsonl", Path("examples.jsonl"), None)
+    False
+    """
+    if not isinstance(recorded, str) or not recorded:
+        return False
+    path = Path(recorded)
+    candidates = [path] if path.is_absolute() else [path, *([base / path] if base else [])]
+    for candidate in candidates:
+        try:
+            if candidate.is_file() and candidate.samefile(pool):
+                return True
+        except (OSError, ValueError):  # a NUL byte, a name too long: not that file
+            continue
+    return False
 
 
 def read_split(path: Path, pool_size: int | None = None) -> Split:

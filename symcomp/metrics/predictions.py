@@ -5,7 +5,8 @@ TSV
     ``source<TAB>target<TAB>prediction`` (the layout of the published model predictions).
     Rows are found by their source text.
 JSONL
-    ``{"id": ..., "prediction": ...}`` per line (``input`` optional). Rows are found by id.
+    ``{"id": ..., "prediction": ...}`` per line (``input`` optional), the prediction a JSON
+    string (anything else is an error: ``null`` is not the text ``None``). Rows are found by id.
 
 A folder of such files is read as their union. Errors name the file and the first offending
 line (wrong column count, invalid JSON, an id or source given twice with different predictions).
@@ -122,9 +123,17 @@ def _jsonl_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
             ) from None
         if not isinstance(data, dict) or "prediction" not in data or "id" not in data:
             raise DataError(f'{path}:{number}: a prediction line needs "id" and "prediction".')
+        prediction = data["prediction"]
+        if not isinstance(prediction, str):  # str(None) would be scored as the text "None"
+            shown = json.dumps(prediction)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise DataError(
+                f'{path}:{number}: "prediction" must be a string (the predicted text), got '
+                f'{shown}; write it as a JSON string (an empty string "" is a prediction too).'
+            )
         source = data.get("input")
         yield PredictionRow(
-            str(data["prediction"]),
+            prediction,
             id=str(data["id"]),
             source=" ".join(str(source).split()) if source is not None else None,
             where=f"{path}:{number}",

@@ -23,6 +23,7 @@ import json
 import os
 import pickle
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +90,31 @@ class RunDir:
             return "finished"
         return "partial" if self.can_resume() else "started"
 
+    def checked_progress(self, fix: str = "Train the run again.") -> Progress:
+        """:meth:`progress`, once every file that continuing the run reads has been checked,
+        so that a command finds a damaged run before it writes anything: the configuration,
+        a finished run's summary, an unfinished run's resume state, metrics and best weights
+        (:meth:`check_resumable`). ``fix`` is what a :class:`DataError` tells the user to do.
+
+        >>> RunDir(Path("no-such-run")).checked_progress()
+        'new'
+        """
+        if self.config_file.is_file():
+            config = read_json(self.config_file, what="a run's configuration", fix=fix)
+            if config.get("format") != FORMAT:
+                raise DataError(
+                    f"{self.config_file} is not a symcomp run's configuration (its format is "
+                    f"{config.get('format')!r}, not {FORMAT!r}). {fix}"
+                )
+        elif self.path.is_dir() and any(self.path.iterdir()):
+            raise DataError(f"{self.path} holds files but no {CONFIG} of a symcomp run. {fix}")
+        progress = self.progress()
+        if progress == "finished":
+            self.summary(fix=fix)
+        elif progress == "partial":
+            self.check_resumable(fix)
+        return progress
+
     def files(self) -> set[Path]:
         """The files and folders under the run that training wrote (nothing a user added)."""
         ours = set()
@@ -148,12 +174,30 @@ class RunDir:
     # -- epochs: metrics, weights, the resume state -----------------------------------------------
 
     def metrics(self) -> list[dict[str, Any]]:
-        """One row per finished epoch."""
+        """One row per finished epoch (a damaged line is a :class:`DataError` naming it)."""
         path = self.path / METRICS
         if not path.is_file():
             return []
-        lines = path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            damaged = f"{path}: not UTF-8 text; the run is damaged: train it again."
+            raise DataError(damaged) from None
+        rows = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                row = None
+            if not isinstance(row, dict):
+                raise DataError(
+                    f"{path}:{number}: not the JSON object of an epoch; the run is damaged: "
+                    f"train it again."
+                )
+            rows.append(row)
+        return rows
 
     def add_metrics(self, row: dict[str, Any]) -> None:
         """Append the row of an epoch that just finished."""
@@ -208,6 +252,27 @@ class RunDir:
     def can_resume(self) -> bool:
         """Whether an epoch finished and left the state to continue from."""
         return (self.path / RESUME).is_file()
+
+    def check_resumable(self, fix: str = "Train the run again.") -> None:
+        """Raise :class:`DataError` (saying ``fix``) unless the run can be continued and
+        finished: its resume state loads (tensors and plain data) and names its epoch, its
+        metrics read, and the weights of its best epoch so far, which training ends by loading
+        unless a later epoch is better, are saved. Nothing is written."""
+        path = self.path / RESUME
+        state = self.resume_state("cpu")
+        epoch = state.get("epoch") if isinstance(state, dict) else None
+        if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
+            raise DataError(f"{path} names no finished epoch; it is not a resume state. {fix}")
+        best = state.get("best")
+        best_epoch = best[1] if isinstance(best, tuple | list) and len(best) == 2 else epoch
+        weights = self.weights_file(best_epoch) if isinstance(best_epoch, int) else None
+        if weights is None or not weights.is_file():
+            shown = weights.relative_to(self.path).as_posix() if weights else "its weights"
+            raise DataError(
+                f"{self.path} stopped after epoch {epoch}, but {shown}, the weights of its best "
+                f"epoch so far, is missing: the run cannot be finished. {fix}"
+            )
+        self.metrics()
 
     def save_resume(self, state: dict[str, Any]) -> None:
         """Save the training state after an epoch (replacing the previous epoch's)."""
@@ -279,7 +344,11 @@ def load_torch_file(path: Path, device: torch.device | str = "cpu") -> Any:
         When the file holds anything else (refused, never run) or is not a torch file.
     """
     try:
-        return torch.load(path, map_location=device, weights_only=True)
+        with warnings.catch_warnings():
+            # torch warns about a pickle protocol other than its own before refusing a crafted
+            # file: the refusal below is all a user should read
+            warnings.filterwarnings("ignore", "Detected pickle protocol", UserWarning)
+            return torch.load(path, map_location=device, weights_only=True)
     except pickle.UnpicklingError:
         # torch cannot tell a damaged file from one holding objects: both are refused alike
         raise DataError(

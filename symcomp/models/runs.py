@@ -145,6 +145,7 @@ def _check_resumable(run: RunDir, config: RunConfig, data: SuiteTest) -> None:
         raise DataError(
             f"{run.path} has no saved epoch to resume from; train it anew (`overwrite`)."
         )
+    run.check_resumable("Train it anew (`overwrite`).")  # before its metrics are rewritten
 
 
 def _usable_on(config: RunConfig, where: torch.device) -> tuple[RunConfig, str | None]:

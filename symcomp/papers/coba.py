@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
-from symcomp.papers.plan import Outcome, RunSpec
+from symcomp.papers.plan import Outcome, RunSpec, suite_folder
 from symcomp.papers.runner import findings_table, table
 
 PARTITIONS = ("random", "systematicity", "productivity", "substitutivity", "localism")
@@ -67,7 +67,7 @@ class CobA:
         from symcomp.core.registry import get_language
         from symcomp.suites.reading import Suite
 
-        suite = out / "suite"
+        suite = suite_folder(out)
         if Suite.is_suite(suite):
             return suite
         config = SCALES[scale]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.papers import figures
-from symcomp.papers.plan import Outcome, RunSpec
+from symcomp.papers.plan import Outcome, RunSpec, suite_folder
 from symcomp.papers.runner import findings_table, table
 from symcomp.papers.statistics import falls
 
@@ -105,7 +105,7 @@ class Keysers2020:
     def build_data(self, out: Path, scale: str, seed: int) -> Path:
         from symcomp.suites.reading import Suite
 
-        suite = out / "suite"
+        suite = suite_folder(out)
         if Suite.is_suite(suite):
             return suite
         config = SCALES[scale]

@@ -46,6 +46,16 @@ class Outcome:
     wall_seconds: float = 0.0
 
 
+def suite_folder(data: Path) -> Path:
+    """Where :meth:`Paper.build_data` keeps the suite in the data folder ``data`` (every
+    paper builds it there, so a rerun finds it, and checks it, before anything is written).
+
+    >>> suite_folder(Path("r/data")).as_posix()
+    'r/data/suite'
+    """
+    return data / "suite"
+
+
 class Paper(Protocol):
     """A reproduction; see :mod:`symcomp.papers`."""
 
@@ -53,7 +63,8 @@ class Paper(Protocol):
     title: str
 
     def build_data(self, out: Path, scale: str, seed: int) -> Path:
-        """Build (or find, when already built) the suite the runs train on; return it."""
+        """Build (or find, when already built) the suite the runs train on, in
+        ``suite_folder(out)``; return it."""
         ...
 
     def runs(self, suite: Path, scale: str, seed: int) -> Sequence[RunSpec]:

@@ -37,7 +37,7 @@ from symcomp.data.artifacts import (
     writing_into,
 )
 from symcomp.errors import DataError, OutputError
-from symcomp.papers.plan import SCALES, Outcome, Paper, RunSpec
+from symcomp.papers.plan import SCALES, Outcome, Paper, RunSpec, suite_folder
 from symcomp.version import __version__
 
 Say = Callable[[str], None]
@@ -69,8 +69,13 @@ def reproduce(
     """
     if scale not in SCALES:
         raise DataError(f"`scale` {scale!r}: choose one of {', '.join(SCALES)}.")
+    asked = {"paper": paper.name, "scale": scale, "seed": seed}
     with writing_into(out, overwrite=True, names=(), kind=KIND):
-        _claim(out, {"paper": paper.name, "scale": scale, "seed": seed}, overwrite)
+        # everything a rerun would refuse is found before the first file is written: a command
+        # that fails leaves every file as it found it
+        if _continued(out, asked, overwrite):
+            _check_continuable(paper, out, scale, seed)
+        _claim(out, asked, overwrite)
         return _reproduce(paper, out, scale, seed, device, progress or (lambda m: None), command)
 
 
@@ -80,23 +85,67 @@ FORMAT = "symcomp.reproduction/1"
 OWN = ("data", "runs", "scores", "figures", "report.md", "results.json")
 
 
-def _claim(out: Path, asked: dict[str, Any], overwrite: bool) -> None:
-    """Make ``out`` this reproduction's folder: continue the same one, replace an earlier one
-    only with ``overwrite``, refuse anything else."""
+def _continued(out: Path, asked: dict[str, Any], overwrite: bool) -> bool:
+    """Whether ``out`` holds this reproduction, to be continued; False for an empty folder or
+    an earlier reproduction that ``overwrite`` replaces. Anything else is refused."""
     entries = sorted(p.name for p in out.iterdir() if not _ours_to_ignore(p.name))
-    if entries:
-        earlier = _earlier(out, entries)
-        same = all(earlier.get(key) == value for key, value in asked.items())
-        if not same and not overwrite:
-            raise OutputError(
-                f"{out} holds a reproduction of {_described(earlier)}, not of "
-                f"{_described(asked)}; pass `overwrite` to delete it and start anew, or "
-                f"choose another `out`."
-            )
-        if overwrite:
-            for name in OWN:
-                _delete(out / name)
-    write_json(out / MANIFEST, {"format": FORMAT, **asked, "files": {n: {} for n in OWN}})
+    if not entries:
+        return False
+    earlier = _earlier(out, entries)
+    same = all(earlier.get(key) == value for key, value in asked.items())
+    if not same and not overwrite:
+        raise OutputError(
+            f"{out} holds a reproduction of {_described(earlier)}, not of "
+            f"{_described(asked)}; pass `overwrite` to delete it and start anew, or "
+            f"choose another `out`."
+        )
+    return not overwrite
+
+
+def _claim(out: Path, asked: dict[str, Any], overwrite: bool) -> None:
+    """Make ``out`` this reproduction's folder (once :func:`_continued` allowed it): with
+    ``overwrite`` delete the earlier one; write the manifest unless it is there already."""
+    if overwrite:
+        for name in OWN:
+            _delete(out / name)
+    manifest = {"format": FORMAT, **asked, "files": {n: {} for n in OWN}}
+    try:
+        kept = (out / MANIFEST).is_file() and read_manifest(out) == manifest
+    except DataError:
+        kept = False
+    if not kept:
+        write_json(out / MANIFEST, manifest)
+
+
+def _check_continuable(paper: Paper, out: Path, scale: str, seed: int) -> None:
+    """Refuse now what continuing the reproduction in ``out`` would refuse later, after
+    writing: a suite whose files differ from its manifest, a run whose files are damaged (its
+    configuration, summary, resume state, metrics or best weights), a damaged score file."""
+    from symcomp.models.run_dir import RunDir
+    from symcomp.suites.reading import Suite
+
+    suite = suite_folder(out / "data")
+    if not Suite.is_suite(suite):
+        return  # the data is built anew
+    Suite.read(suite).verify()
+    for spec in paper.runs(suite, scale, seed):
+        folder = out / "runs" / spec.folder
+        RunDir(folder).checked_progress(fix=_redo(folder))
+        scores = _scores_file(out, spec)
+        if scores.is_file():
+            _read_scores(scores)
+
+
+def _redo(folder: Path) -> str:
+    return f"Delete {folder} to train the run again, or pass `overwrite` to start anew."
+
+
+def _scores_file(out: Path, spec: RunSpec) -> Path:
+    return out / "scores" / f"{spec.folder}.json"
+
+
+def _read_scores(path: Path) -> dict[str, Any]:
+    return read_json(path, what="a run's scores", fix="Delete it to score the run again.")
 
 
 def _ours_to_ignore(name: str) -> bool:
@@ -205,13 +254,10 @@ def _run(paper: Paper, suite: Path, out: Path, spec: RunSpec, device: str) -> Ou
             resume=state == "partial",
             overwrite=state == "started",
         )
-    redo = f"Delete {folder} to train the run again, or pass `overwrite` to start anew."
-    summary = RunDir(folder).summary(fix=redo)
-    scores_file = out / "scores" / f"{spec.folder}.json"
+    summary = RunDir(folder).summary(fix=_redo(folder))
+    scores_file = _scores_file(out, spec)
     if scores_file.is_file():
-        scores = read_json(
-            scores_file, what="a run's scores", fix="Delete it to score the run again."
-        )
+        scores = _read_scores(scores_file)
     else:
         scores = paper.score(suite, folder, spec, device)
         scores_file.parent.mkdir(parents=True, exist_ok=True)

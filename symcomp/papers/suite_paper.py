@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from symcomp.papers.plan import Outcome, RunSpec
+from symcomp.papers.plan import Outcome, RunSpec, suite_folder
 from symcomp.papers.runner import findings_table, table
 
 Scores = dict[str, dict[str, list[dict[str, Any]]]]  # architecture -> test -> results per seed
@@ -73,7 +73,7 @@ class SuitePaper:
         from symcomp.core.registry import get_language
         from symcomp.suites.reading import Suite
 
-        suite = out / "suite"
+        suite = suite_folder(out)
         if Suite.is_suite(suite):
             return suite
         config = self.scales[scale]

@@ -79,7 +79,7 @@ def suite_from_splits(
         for name, given in splits.items():
             check_name(name, what="test name", source="splits")
             say(f"adding {name}")
-            _add_test(writer, name, given, records, digest, kind)
+            _add_test(writer, name, given, records, (source, digest), kind)
         header = {
             "suite": "splits",
             "language": language,
@@ -109,14 +109,17 @@ def _add_test(
     name: str,
     given: Path | Split,
     records: list[Record],
-    digest: str,
+    pool: tuple[Path, str],
     kind: str,
 ) -> None:
     """The test ``name``: the split ``given`` (or read from it), checked against the pool."""
     split = given if isinstance(given, Split) else read_split(given, len(records))
     where = f"split {name}" if isinstance(given, Split) else str(given)
     split.check(len(records), where)
-    split.check_pool(digest, where)
+    path, digest = pool  # the pool file and its sha256
+    split.check_pool(
+        digest, where, str(path), base=None if isinstance(given, Split) else given.parent
+    )
     writer.add_test(
         name,
         kind=kind,

@@ -111,8 +111,32 @@ class Suite:
     def read_bytes(self, relative: str, what: str) -> bytes:
         """The bytes of a suite file, checked against the sha256 in the manifest."""
         key = posixpath.normpath(relative)
-        if key in self._bytes:
-            return self._bytes[key]
+        if key not in self._bytes:
+            self._bytes[key] = self._checked_bytes(relative, what)
+        return self._bytes[key]
+
+    def verify(self) -> None:
+        """Check every file the tests name (pools, splits, auxiliary files) against the
+        manifest, as reading them would: a command that will read them later finds an edited
+        suite before it writes anything. Nothing is kept in memory.
+
+        Raises
+        ------
+        DataError
+            When a file is missing, is not listed in the manifest, or has another sha256.
+        """
+        seen: set[str] = set(self._bytes)
+        for entry in self.tests.values():
+            named = [(entry.split, "split"), (entry.pool, "pool")]
+            named += [(relative, f"{role} file") for role, relative in entry.aux.items()]
+            for relative, what in named:
+                key = posixpath.normpath(relative)
+                if key not in seen:
+                    self._checked_bytes(relative, what)
+                    seen.add(key)
+
+    def _checked_bytes(self, relative: str, what: str) -> bytes:
+        key = posixpath.normpath(relative)
         path = self.file(relative, what)
         try:
             data = path.read_bytes()
@@ -135,7 +159,6 @@ class Suite:
                 f"one in {MANIFEST}); scores on it would not be the suite's. Restore the file "
                 f"or rebuild the suite."
             )
-        self._bytes[key] = data
         return data
 
     def read_lines(self, relative: str, what: str) -> list[str]:

@@ -30,6 +30,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from symcomp._util import did_you_mean
+from symcomp.core.registry import plugin_output
 from symcomp.dbca.compounds import Dag
 from symcomp.errors import DataError
 
@@ -137,7 +138,8 @@ def _factory(value: Factory | str) -> Factory:
     if not isinstance(value, str):
         return value
     module_name, _, function = value.partition(":")
-    found: Factory = getattr(importlib.import_module(module_name), function)
+    with plugin_output():  # an entry point's module is plugin code
+        found: Factory = getattr(importlib.import_module(module_name), function)
     return found
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from symcomp.core.registry import import_file
+from symcomp.core.registry import import_file, plugin_output
 from symcomp.dbca.extractors.base import AtomsAndCompounds, Extractor, no_options
 from symcomp.errors import DataError
 
@@ -64,9 +64,11 @@ def _module(where: str) -> Any:
         path = Path(where)
         if not path.is_file():
             raise DataError(f"python:{where}: no such file; give the path of a .py file.")
-        return import_file(path, "symcomp_extractor")  # its own errors: load_function
+        with plugin_output():
+            return import_file(path, "symcomp_extractor")  # its own errors: load_function
     try:
-        return importlib.import_module(where)
+        with plugin_output():
+            return importlib.import_module(where)
     except ModuleNotFoundError:
         raise DataError(
             f"python:{where}: no module named {where!r}; install it or give a FILE.py path."
