@@ -66,9 +66,12 @@ demo: $(STAMP)
 	$(BIN)/symcomp train $(DEMO)/pcfg-set-suite/task --model lstms2s --set max_minutes=1 --set threads=1 --out $(DEMO)/lstms2s-task --overwrite
 	@echo "== its report card: the model runs in the loop (localism step by step)"
 	$(BIN)/symcomp evaluate $(DEMO)/pcfg-set-suite --model $(DEMO)/lstms2s-task --threads 1 --test task --test localism --test per_function
-	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved by z3"
+	@echo "== Monotonicity NLI: 1,000 pairs with gold labels, every label proved: by a one-step monotonicity"
+	@echo "   derivation or by worlds built from the formulas ('decided by:'), the solvers only by exception"
 	$(BIN)/symcomp generate monotonicity --n 1000 --seed 0 --out $(DEMO)/monotonicity --overwrite
 	$(BIN)/symcomp verify $(DEMO)/monotonicity --jobs 2
+	@echo "== one row's certificate in words: the site of the edit, its polarity, the step"
+	$(BIN)/symcomp verify $(DEMO)/monotonicity --explain 2
 	@echo "== the paper's construction (Yanaka et al. 2020: r1-r4 at the deepest noun, protocols I and II as published)"
 	$(BIN)/symcomp -q suite monotonicity --profile paper --n 2000 --seed 0 --out $(DEMO)/monotonicity-paper --overwrite
 	@echo "== exact numerals: 'More than three dogs ran.' entails 'At least three dogs ran.'"
