@@ -269,9 +269,13 @@ def test_five_thousand_pairs_agree_and_e_agrees_on_100(run, tmp_path):
     folder = tmp_path / "pool"
     generated = run("generate", "monotonicity", "--n", 5000, "--seed", 0, "--out", folder)
     assert generated.exit_code == 0, generated.output
+    # E's clause budget follows --rlimit: at 2 M units (E: 1,000 clauses) the cross-check of
+    # 100 pairs takes seconds (measured: 77 agree, 23 unknown); at the default (10 M) 3.5
+    # minutes for 87 agree. The stages decide every row either way (they use no budget).
     result = run(
-        "verify", folder, "--jobs", 2, "--cross-check", "eprover", "--sample", 100, "--json"
-    )
+        "verify", folder, "--jobs", 2, "--cross-check", "eprover", "--sample", 100,
+        "--rlimit", 2_000_000, "--json",
+    )  # fmt: skip
     assert result.exit_code == 0
     report = json.loads(result.output)
     summary = report["summary"]
@@ -279,7 +283,8 @@ def test_five_thousand_pairs_agree_and_e_agrees_on_100(run, tmp_path):
     assert summary["unknown"] <= 50  # at most 1 %
     assert all(sum(counts.values()) == 1000 for counts in report["groups"]["depth"].values())
     assert report["cross_check"].get("disagree", 0) == 0
-    # E gives up on some pairs with exact numerals within its default clause budget (measured:
-    # 13 of 100); what it proves always agrees
-    assert report["cross_check"].get("agree", 0) >= 75
+    # E gives up on some pairs with exact numerals within its clause budget (measured: 23 of
+    # 100); what it proves always agrees
+    assert report["cross_check"].get("agree", 0) >= 65
+    assert summary["decided_by"]["portfolio"] == 0  # every row decided by construction
     shutil.rmtree(folder)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -165,14 +166,9 @@ def verify(
 
     path = data_file(data)
     language = language_argument(language_name or _manifest_language(path))
-    options = VerifyOptions(
-        prover=prover,
-        rlimit=rlimit,
-        labels=labels,
-        cross_check=cross_check,
-        timeout_ms=timeout_ms,
-        open_vocabulary=open_vocabulary,
-        construct=not solvers_only,
+    options = VerifyOptions(prover=prover, rlimit=rlimit, labels=labels, cross_check=cross_check)
+    options = replace(
+        options, timeout_ms=timeout_ms, open_vocabulary=open_vocabulary, construct=not solvers_only
     )
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(
