@@ -40,7 +40,16 @@ from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
 from symcomp.core.grammar import Grammar, read_text
-from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
+from symcomp.core.sampler import (
+    LITERAL,
+    NONTERMINAL,
+    SLOT,
+    WORD,
+    Derivation,
+    Rejected,
+    Sampler,
+    Table,
+)
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
 from symcomp.core.suite_builder import SuiteBuilder
@@ -411,7 +420,7 @@ class Language:
                 kept = [(kind, payload) for kind, payload, keep in plan.symbols if keep]
                 # a spliced `_rule` or a repetition may contribute any number of children
                 passes = len(kept) == 1 and (
-                    kept[0][0] in (LITERAL, SLOT)
+                    kept[0][0] in (LITERAL, SLOT, WORD)
                     or (kept[0][0] == NONTERMINAL and not str(kept[0][1]).startswith("_"))
                 )
                 single_child[plan.label] = single_child.get(plan.label, True) and passes
