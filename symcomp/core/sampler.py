@@ -35,6 +35,7 @@ import networkx as nx
 from lark import Tree
 from lark.grammar import Rule
 
+from symcomp.core import conditioned
 from symcomp.core.grammar import Grammar, aux_repeat
 from symcomp.core.sidecar import RepeatSpec
 from symcomp.errors import GenerationError, GrammarError
@@ -122,6 +123,9 @@ class Sampler:
                 _kind, words, keep = items[0].symbols[0]
                 self.repeat_words[name] = (words, keep)
         self.tables = self.weighted_tables(grammar.sidecar.weights)
+        # absence probabilities per (choice tables, required aliases); the tables are kept so
+        # their id stays theirs
+        self._absence: dict[tuple[int, frozenset[str]], tuple[Any, dict[str, float]]] = {}
 
     @property
     def plans(self) -> Mapping[str, list[Plan]]:
@@ -234,6 +238,7 @@ class Sampler:
         used: AbstractSet[Hashable] = frozenset(),
         max_length: int | None = None,
         windows: Mapping[str, tuple[int, int | None]] | None = None,
+        require: frozenset[str] | None = None,
     ) -> Derivation:
         """Draw one derivation.
 
@@ -250,6 +255,9 @@ class Sampler:
         windows : mapping, optional
             Depth window ``(min, max)`` per recursion kind; default: the sidecar's
             ``[depths]``.
+        require : frozenset of str, optional
+            Draw given that the derivation holds at least one node of these aliases
+            (:mod:`symcomp.core.conditioned`): exact, and without wasted draws.
 
         Raises
         ------
@@ -257,7 +265,16 @@ class Sampler:
             When the input exceeds ``max_length``, the derivation nests too deeply, a recursion
             kind leaves its window, or a ``[constraints.distinct]`` word repeats.
         """
-        draw = _Draw(self, rng, tables or self.tables, used, max_length)
+        tables = tables or self.tables
+        if require:
+            key = (id(tables), require)
+            if key not in self._absence:
+                self._absence[key] = (tables, conditioned.absence(tables, require))
+            given = _ConditionedDraw(self, rng, tables, used, max_length)
+            given.require_nodes(require, self._absence[key][1])
+            draw: _Draw = given
+        else:
+            draw = _Draw(self, rng, tables, used, max_length)
         draw.windows = dict(windows) if windows is not None else self.windows
         return draw.run()
 
@@ -513,3 +530,68 @@ class _Draw:
             plan = self.choose(origin)
             if plan.group == group:
                 return plan
+
+
+class _ConditionedDraw(_Draw):
+    """A draw given that some node of the required aliases occurs (see
+    :mod:`symcomp.core.conditioned`); unconstrained subtrees are drawn as usual."""
+
+    def require_nodes(self, require: frozenset[str], absence: dict[str, float]) -> None:
+        self.require = require
+        self.absence = absence
+
+    def run(self) -> Derivation:
+        kids = self.expand_in(self.sampler.start, 0, conditioned.SOME)
+        for kind, (minimum, _maximum) in self.windows.items():
+            if self.deepest.get(kind, 0) < minimum:
+                raise Rejected(f"{kind}_depth_below_min")
+        return Derivation(kids[0], self.tokens, self.new_keys)
+
+    def expand_in(self, origin: str, depth: int, mode: int) -> list[Any]:
+        if mode == conditioned.ANY:
+            return self.expand(origin, depth)
+        if depth > MAX_RAW_DEPTH:
+            raise Rejected("depth")
+        plan = conditioned.choose(self, origin, mode, self.absence, self.require)
+        modes = conditioned.child_modes(self, plan, mode, self.absence, self.require)
+        for kind in plan.kinds:
+            level = self.depth.get(kind, 0) + 1
+            maximum = self.windows.get(kind, (0, None))[1]
+            if maximum is not None and level > maximum:
+                raise Rejected(f"{kind}_depth")
+            self.depth[kind] = level
+            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
+        kids = self.build_in(plan, depth, modes)
+        for kind in plan.kinds:
+            self.depth[kind] -= 1
+        return kids
+
+    def build_in(self, plan: Plan, depth: int, modes: list[int]) -> list[Any]:
+        if plan.unique:
+            raise GrammarError(
+                f"sampling that requires {sorted(self.require)} cannot redraw the [uniqueness] "
+                f"content of {plan.group!r}."
+            )
+        kids: list[Any] = []
+        pending = iter(modes)
+        for kind, payload, keep in plan.symbols:
+            if kind == NONTERMINAL:
+                kids.extend(self.expand_in(payload, depth + 1, next(pending)))
+                continue
+            if kind == LITERAL:
+                word = payload
+            elif kind == SLOT:
+                word = payload[int(self.random() * len(payload))]
+            elif kind == WORD:
+                word = self.word(payload)
+            else:
+                self.repeat(payload, kids, depth)
+                continue
+            self.tokens.append(word)
+            if keep:
+                kids.append(word)
+        if len(self.tokens) > self.max_length:
+            raise Rejected("length")
+        if plan.label is None or (plan.expand1 and len(kids) == 1):
+            return kids
+        return [Tree(plan.label, kids)]

@@ -22,14 +22,19 @@ import random
 from collections.abc import Hashable, Mapping
 from collections.abc import Set as AbstractSet
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
 from symcomp.core.language import Language
 from symcomp.core.resources import grammar_file, load_grammar
 from symcomp.core.sampler import Derivation, Table
+from symcomp.errors import DataError
+from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.semantics import CogsSemantics
+
+if TYPE_CHECKING:
+    from symcomp.core.suite_builder import SuiteBuilder
 
 NAME = "cogs"
 CAPITALS = {"a": "A", "the": "The"}
@@ -66,6 +71,26 @@ class Cogs(Language):
         if tokens and tokens[0] in CAPITALS:
             tokens[0] = CAPITALS[tokens[0]]
         return derivation
+
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite cogs`` (:mod:`symcomp.languages.cogs.suite`)."""
+        from symcomp.languages.cogs.suite import suite_builder
+
+        return suite_builder()
+
+
+def with_output(language: Language, output: str) -> Language:
+    """The language writing ``output`` (one of :data:`~symcomp.languages.cogs.formats.FORMATS`)
+    instead of COGS's logical form; the same language when ``output`` is ``cogs``.
+
+    >>> with_output(build(), "varfree").interpret("Emma slept .")
+    'sleep ( agent = Emma )'
+    """
+    if output not in FORMATS:
+        raise DataError(f"unknown COGS output format {output!r}; choose from {', '.join(FORMATS)}.")
+    if output == "cogs":
+        return language
+    return Cogs(language.name, language.grammar, CogsSemantics(lemmas(), output))
 
 
 def build() -> Language:

@@ -7,8 +7,8 @@ by the tokens before it (:func:`combine`). The conjuncts keep the head they are 
 every output format (:mod:`symcomp.languages.cogs.formats`) reads one structure.
 
 >>> girl = noun_phrase(["the", "girl"])
->>> girl.head, girl.definites
-(1, ((1, 'girl'),))
+>>> girl.head, girl.mentions
+(1, ((1, 'girl', 'definite'),))
 >>> clause = combine([girl, "slept"], lambda parts: verb(parts[1], "sleep", [("agent", parts[0])]))
 >>> clause.head, [c.render_args() for c in clause.conjuncts]
 (2, ['x _ 2 , x _ 1'])
@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Ref = int | str  # a token position (relative to the phrase's start) or a proper name
+Mention = tuple[int, str, str]  # (position, noun or name, "definite" | "indefinite" | "name")
 
 
 def ref_text(ref: Ref) -> str:
@@ -48,13 +49,14 @@ class Conjunct:
 @dataclass(frozen=True)
 class Phrase:
     """A phrase's meaning: its length in tokens, its head (entity or event), its conjuncts and
-    its definite nouns (``* girl ( x _ 1 )``), all relative to its first token. ``lemma`` is the
-    head verb's lemma (or the noun's) and ``primitive`` marks a lone word (a primitive row)."""
+    its noun and name mentions (definites: ``* girl ( x _ 1 )``), all relative to its first
+    token. ``lemma`` is the head verb's lemma (or the noun's); ``kind`` says what the phrase is
+    (``entity``, ``event``, ``pp``, or a primitive row's class)."""
 
     length: int
     head: Ref
     conjuncts: tuple[Conjunct, ...] = ()
-    definites: tuple[tuple[int, str], ...] = ()
+    mentions: tuple[Mention, ...] = ()
     lemma: str = ""
     kind: str = ""  # "entity", "event", or a primitive's class
 
@@ -66,7 +68,7 @@ class Phrase:
             self.length,
             head,
             tuple(c.shifted(offset) for c in self.conjuncts),
-            tuple((position + offset, noun) for position, noun in self.definites),
+            tuple((position + offset, word, how) for position, word, how in self.mentions),
             self.lemma,
             self.kind,
         )
@@ -90,19 +92,19 @@ def combine(children: Sequence[Part], build: Callable[[Parts], Phrase]) -> Phras
             placed.append(Phrase(1, offset, lemma=str(child)))
             offset += 1
     phrase = build(placed)
-    head, conjuncts, definites = phrase.head, phrase.conjuncts, phrase.definites
-    return Phrase(offset, head, conjuncts, definites, phrase.lemma, phrase.kind)
+    head, conjuncts, mentions = phrase.head, phrase.conjuncts, phrase.mentions
+    return Phrase(offset, head, conjuncts, mentions, phrase.lemma, phrase.kind)
 
 
-def gather(parts: Sequence[Part]) -> tuple[tuple[Conjunct, ...], tuple[tuple[int, str], ...]]:
-    """All conjuncts and definites of the placed children."""
+def gather(parts: Sequence[Part]) -> tuple[tuple[Conjunct, ...], tuple[Mention, ...]]:
+    """All conjuncts and mentions of the placed children."""
     conjuncts: list[Conjunct] = []
-    definites: list[tuple[int, str]] = []
+    mentions: list[Mention] = []
     for part in parts:
         if isinstance(part, Phrase):
             conjuncts.extend(part.conjuncts)
-            definites.extend(part.definites)
-    return tuple(conjuncts), tuple(definites)
+            mentions.extend(part.mentions)
+    return tuple(conjuncts), tuple(mentions)
 
 
 def noun_phrase(children: Sequence[Part]) -> Phrase:
@@ -110,18 +112,21 @@ def noun_phrase(children: Sequence[Part]) -> Phrase:
     proper name (its name is its referent); the children as words or placed words."""
     words = [child.lemma if isinstance(child, Phrase) else str(child) for child in children]
     if len(words) == 1:
-        return Phrase(1, words[0], kind="entity", lemma=words[0])
-    determiner, noun = words[0].lower(), words[1].lower()  # COGS writes `tv` for `TV`
+        return Phrase(1, words[0], (), ((0, words[0], "name"),), words[0], "entity")
+    # COGS and ReCOGS write `tv` for `TV`; the variable-free form keeps the word (mentions)
+    determiner, word = words[0].lower(), words[1]
+    noun = word.lower()
     if determiner == "the":
-        return Phrase(2, 1, definites=((1, noun),), lemma=noun, kind="entity")
-    return Phrase(2, 1, (Conjunct(1, noun, "", (1,)),), lemma=noun, kind="entity")
+        return Phrase(2, 1, mentions=((1, word, "definite"),), lemma=noun, kind="entity")
+    mention = ((1, word, "indefinite"),)
+    return Phrase(2, 1, (Conjunct(1, noun, "", (1,)),), mention, noun, "entity")
 
 
 def modified(noun: Phrase, preposition: str, pp: Phrase) -> Phrase:
     """A noun phrase with a PP: ``cake . nmod . on ( x _ 1 , x _ 4 )`` at the noun."""
     nmod = Conjunct(int(noun.head), noun.lemma, f"nmod . {preposition}", (noun.head, pp.head))
     conjuncts = (*noun.conjuncts, nmod, *pp.conjuncts)
-    return Phrase(0, noun.head, conjuncts, noun.definites + pp.definites, noun.lemma, "entity")
+    return Phrase(0, noun.head, conjuncts, noun.mentions + pp.mentions, noun.lemma, "entity")
 
 
 def verb(word: Phrase, lemma: str, roles: Sequence[tuple[str, Phrase]], *rest: Part) -> Phrase:
@@ -129,8 +134,8 @@ def verb(word: Phrase, lemma: str, roles: Sequence[tuple[str, Phrase]], *rest: P
     arguments appear), then the arguments' own conjuncts."""
     event = int(word.head)
     own = tuple(Conjunct(event, lemma, role, (event, arg.head)) for role, arg in roles)
-    conjuncts, definites = gather([arg for _role, arg in roles] + list(rest))
-    return Phrase(0, event, own + conjuncts, definites, lemma, "event")
+    conjuncts, mentions = gather([arg for _role, arg in roles] + list(rest))
+    return Phrase(0, event, own + conjuncts, mentions, lemma, "event")
 
 
 def ordered_conjuncts(phrase: Phrase) -> list[Conjunct]:

@@ -116,7 +116,7 @@ class CogsSemantics(Semantics):
             0,
             event,
             (own, *subject.conjuncts, *filled),
-            subject.definites + predicate.definites,
+            subject.mentions + predicate.mentions,
             predicate.lemma,
             "event",
         )
@@ -181,8 +181,8 @@ class CogsSemantics(Semantics):
     def _preposition(self, children: list[Part]) -> Phrase:
         def build(parts: Parts) -> Phrase:
             np = _word(parts[1])
-            conjuncts, definites = gather([np])
-            return Phrase(0, np.head, conjuncts, definites, _word(parts[0]).lemma, "pp")
+            conjuncts, mentions = gather([np])
+            return Phrase(0, np.head, conjuncts, mentions, _word(parts[0]).lemma, "pp")
 
         return combine(children, build)
 
