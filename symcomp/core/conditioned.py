@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from symcomp.core.plan import NONTERMINAL, REPEAT, Plan, Table
 from symcomp.errors import GrammarError
-
-if TYPE_CHECKING:
-    from symcomp.core.sampler import Plan, Table
 
 ANY, NONE, SOME = range(3)
 ITERATIONS = 500  # fixed-point rounds; stops early once nothing changes by 1e-15
@@ -37,8 +35,6 @@ ITERATIONS = 500  # fixed-point rounds; stops early once nothing changes by 1e-1
 
 def absence(tables: Mapping[str, Table], require: frozenset[str]) -> dict[str, float]:
     """``q[A]``: the probability that ``A`` expands with no node in ``require`` (and ends)."""
-    from symcomp.core.sampler import NONTERMINAL
-
     q = dict.fromkeys(tables, 0.0)
     for _ in range(ITERATIONS):
         change = 0.0
@@ -63,8 +59,6 @@ def absence(tables: Mapping[str, Table], require: frozenset[str]) -> dict[str, f
 
 def plan_absence(plan: Plan, q: Mapping[str, float], require: frozenset[str]) -> float:
     """The probability that this alternative, once chosen, holds no required node."""
-    from symcomp.core.sampler import NONTERMINAL, REPEAT
-
     if plan.group in require:
         return 0.0
     product = 1.0
@@ -110,8 +104,6 @@ def child_modes(
     draw: Any, plan: Plan, mode: int, q: Mapping[str, float], require: frozenset[str]
 ) -> list[int]:
     """The condition each nonterminal child of a chosen alternative passes on."""
-    from symcomp.core.sampler import NONTERMINAL
-
     children = [payload for kind, payload, _keep in plan.symbols if kind == NONTERMINAL]
     if mode == ANY or plan.group in require:
         return [ANY] * len(children)

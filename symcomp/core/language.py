@@ -53,7 +53,7 @@ from symcomp.core.sampler import (
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
 from symcomp.core.suite_builder import SuiteBuilder
-from symcomp.errors import GenerationError, SemanticsError, SymcompError
+from symcomp.errors import DataError, GenerationError, SemanticsError, SymcompError
 
 MAX_SAMPLE_ATTEMPTS = 100_000
 
@@ -398,6 +398,28 @@ class Language:
     def suite_builder(self) -> SuiteBuilder | None:
         """The language's test suite (``symcomp suite NAME``), or None when it has none."""
         return None
+
+    def output_formats(self) -> tuple[str, ...]:
+        """The output formats :meth:`with_output` offers, the default first; () when the
+        language writes one format only."""
+        return ()
+
+    def with_output(self, output: str) -> Language:
+        """The language writing its outputs in ``output`` (one of :meth:`output_formats`).
+
+        >>> import symcomp
+        >>> symcomp.get_language("scan").with_output("cogs")
+        Traceback (most recent call last):
+        ...
+        symcomp.errors.DataError: scan has no output format 'cogs'; it writes one format only.
+        """
+        formats = self.output_formats()
+        if formats and output == formats[0]:
+            return self
+        if output not in formats:
+            offered = f"formats: {', '.join(formats)}" if formats else "it writes one format only"
+            raise DataError(f"{self.name} has no output format {output!r}; {offered}.")
+        raise NotImplementedError(f"{type(self).__name__} lists {output!r} but cannot write it")
 
     # -- finite languages ------------------------------------------------------------------
 

@@ -37,10 +37,16 @@ from lark.grammar import Rule
 
 from symcomp.core import conditioned
 from symcomp.core.grammar import Grammar, aux_repeat
+from symcomp.core.plan import LITERAL as LITERAL
+from symcomp.core.plan import NONTERMINAL as NONTERMINAL
+from symcomp.core.plan import REPEAT as REPEAT
+from symcomp.core.plan import SLOT as SLOT
+from symcomp.core.plan import WORD as WORD
+from symcomp.core.plan import Plan as Plan
+from symcomp.core.plan import Table as Table
 from symcomp.core.sidecar import RepeatSpec
 from symcomp.errors import GenerationError, GrammarError
 
-LITERAL, SLOT, NONTERMINAL, REPEAT, WORD = range(5)
 DEFAULT_REPEAT = RepeatSpec("geometric", 1, None, 0.5)  # what uniform choice over x+ gives
 MAX_RAW_DEPTH = 400  # rule expansions on one path; keeps recursion far from Python's limit
 MAX_REDRAWS = 10_000  # attempts to draw new content for a `tokens_of` node
@@ -52,18 +58,6 @@ class Rejected(Exception):  # noqa: N818 (control flow: the draw is retried, not
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class Plan:
-    """One compiled expansion, prepared for sampling."""
-
-    label: str | None  # tree node label; None: spliced into the parent (`_rule`)
-    expand1: bool  # `?rule` without alias: a single kept child replaces the node
-    symbols: tuple[tuple[int, Any, bool], ...]  # (kind, payload, kept in the tree)
-    group: str  # the alias, or the rule name for unaliased rules: the unit of weighting
-    unique: bool  # content must be new in the pool (sidecar [uniqueness] tokens_of)
-    kinds: tuple[str, ...] = ()  # recursion kinds this node counts for (sidecar [depths])
 
 
 @dataclass(frozen=True)
@@ -91,9 +85,6 @@ class Derivation:
     tree: Tree[Any]
     tokens: list[str]
     unique_keys: set[Hashable] = field(default_factory=set)
-
-
-Table = tuple[list[float], list[Plan], float]
 
 
 class Sampler:

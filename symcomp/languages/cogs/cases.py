@@ -5,7 +5,8 @@ A slot is a node of a sampled tree (its alias, and the alias of its parent where
 and the word in it; forcing writes the target there, and where the target's class differs from
 the slot's (a name as a dative theme) the node takes the alias of the parseable variant, so the
 tree stays the parse of its words. A sentence gets its target in its *last* eligible slot (in
-token order): a clause embedded under ``that`` holds it only when it is the last such place.
+token order): a clause embedded under ``that`` holds it only when it is the last such place,
+and a subject target stands in the innermost clause (its clause takes no ``that`` clause).
 
 >>> from lark import Tree
 >>> subject, verb = Tree("nsubj_common", ["the", "girl"]), Tree("unergative", ["slept"])
@@ -35,6 +36,7 @@ class Slot:
     sibling: str | None = None
     becomes: str | None = None
     drops: int = 0
+    unless: str | None = None  # no eligible slot when the parent has a child of this alias
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class Case:
             if slot.parent is not None and (parent is None or parent.data != slot.parent):
                 continue
             if slot.sibling is not None and not _has_child(parent, slot.sibling):
+                continue
+            if slot.unless is not None and _has_child(parent, slot.unless):
                 continue
             yield slot
 
@@ -103,22 +107,26 @@ def _rewrite(tree: Tree[Any], node: Tree[Any], slot: Slot, word: str) -> Tree[An
     )
 
 
+DATIVES = ("pp_dative", "double_object_dative")  # active datives: their theme is an object
+
+
 def _objects(noun: str) -> tuple[Slot, ...]:
     if noun == "proper":
-        return (
-            Slot("animate_proper", 0),
-            Slot("theme_common", 1, becomes="theme_proper", drops=1),
-        )
+        themes = [Slot("theme_common", 1, d, becomes="theme_proper", drops=1) for d in DATIVES]
+        return (Slot("animate_proper", 0), *themes)
     return (
         Slot("animate_common", 1),
         Slot("animate_common_pp", 1),
-        Slot("theme_common", 1, becomes="theme_animate"),
-        Slot("theme_common_pp", 1, becomes="theme_animate_pp"),
+        *(Slot("theme_common", 1, d, becomes="theme_animate") for d in DATIVES),
+        *(Slot("theme_common_pp", 1, d, becomes="theme_animate_pp") for d in DATIVES),
     )
 
 
 def _subject(noun: str, parent: str = "agent_clause", sibling: str | None = None) -> Slot:
-    return Slot(f"nsubj_{noun}", 1 if noun == "common" else 0, parent, sibling)
+    """A subject slot; the target's clause is the innermost one (never a clause that takes a
+    clausal complement), as in every published gen row."""
+    index = 1 if noun == "common" else 0
+    return Slot(f"nsubj_{noun}", index, parent, sibling, unless="clausal_complement")
 
 
 PASSIVE = tuple(Slot(alias, 1) for alias in ("passive_transitive", "passive_transitive_by"))

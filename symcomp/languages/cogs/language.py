@@ -72,6 +72,14 @@ class Cogs(Language):
             tokens[0] = CAPITALS[tokens[0]]
         return derivation
 
+    def output_formats(self) -> tuple[str, ...]:
+        """COGS's logical form, ReCOGS's positional form, the variable-free form."""
+        return FORMATS
+
+    def with_output(self, output: str) -> Language:
+        """The language writing ``output`` (:func:`with_output`)."""
+        return with_output(self, output)
+
     def suite_builder(self) -> SuiteBuilder:
         """``symcomp suite cogs`` (:mod:`symcomp.languages.cogs.suite`)."""
         from symcomp.languages.cogs.suite import suite_builder
@@ -88,7 +96,8 @@ def with_output(language: Language, output: str) -> Language:
     """
     if output not in FORMATS:
         raise DataError(f"unknown COGS output format {output!r}; choose from {', '.join(FORMATS)}.")
-    if output == "cogs":
+    semantics = language.semantics
+    if isinstance(semantics, CogsSemantics) and semantics.output == output:
         return language
     return Cogs(language.name, language.grammar, CogsSemantics(lemmas(), output))
 

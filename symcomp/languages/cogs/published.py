@@ -25,7 +25,6 @@ from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
 from symcomp.languages.cogs.cases import STRUCTURAL
 from symcomp.languages.cogs.formats import FORMATS
-from symcomp.languages.cogs.language import with_output
 from symcomp.suites.common import make_record
 from symcomp.suites.folder import SuiteWriter, suite_header
 
@@ -63,7 +62,7 @@ def detect_format(language: Language, path: Path, row: tuple[int, str, str, str]
     """The output format the first row is written in."""
     number, sentence, lf, _category = row
     for output in FORMATS:
-        if _interpret(with_output(language, output), path, number, sentence) == lf:
+        if _interpret(language.with_output(output), path, number, sentence) == lf:
             return output
     raise DataError(
         f"{path}:{number}: the logical form is none of symcomp's formats ({', '.join(FORMATS)}) "
@@ -102,7 +101,7 @@ def import_published(
         say(f"reading {path.name}")
         rows = read_rows(path)
         output = output or detect_format(base, path, rows[0])
-        language = with_output(base, output)
+        language = base.with_output(output)
         parts[name] = list(range(len(records), len(records) + len(rows)))
         records.extend(_records(language, path, name, rows))
     with SuiteWriter(out, overwrite=overwrite, export=False) as writer:

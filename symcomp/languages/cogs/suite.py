@@ -29,11 +29,11 @@ from symcomp.data.splits import Split
 from symcomp.languages.cogs.cases import CASES, EXPOSURES, STRUCTURAL, Primitives, target_words
 from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.generation import Drawer, Sentence, depth_key, text_of, with_word
-from symcomp.languages.cogs.language import with_output
 from symcomp.suites.common import make_record, rng_for
 from symcomp.suites.folder import SuiteWriter, suite_header
 
 DEPTHS = range(3, 13)
+GEN_CASES = (*CASES, *STRUCTURAL)
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,9 @@ class CogsSuiteSpec:
     n_gen: int = option(1_000, "Sentences per lexical or subject-PP gen case.", minimum=1)
     per_depth: int = option(100, "Recursion gen sentences per depth 3..12.", minimum=1)
     exposures_100: int = option(100, "Exposure examples per target in train_100.", minimum=1)
+    cases: tuple[str, ...] = option(
+        (), "Gen cases to build (repeatable; default: all 21).", name="case", choices=GEN_CASES
+    )
     output: str = option("cogs", "Logical form format.", choices=FORMATS)
     export: bool = option(True, "Write .tsv/.src/.tgt files per split.")
 
@@ -101,7 +104,7 @@ def build(
 ) -> dict[str, Any]:
     """Build the COGS suite into ``out``; return its manifest."""
     base = get_language("cogs")
-    language = with_output(base, spec.output)
+    language = base.with_output(spec.output)
     say = progress or (lambda message: None)
     drawer = Drawer(base, spec.seed)
     parts = _Parts(language)
@@ -168,21 +171,27 @@ def _primitives(language: Language, spec: CogsSuiteSpec) -> list[str]:
 
 
 def _gen(drawer: Drawer, parts: _Parts, spec: CogsSuiteSpec) -> None:
+    chosen = set(spec.cases or GEN_CASES)
+    paired = {case.pair for name, case in CASES.items() if name in chosen and case.pair}
     drawn: dict[str, list[Sentence]] = {}
     for name, case in CASES.items():
-        if case.pair is not None:
+        if case.pair is not None or (name not in chosen and name not in paired):
             continue
         drawn[name] = drawer.take(spec.n_gen, case=case, what=f"{name} sentences")
-        parts.add("gen", [(s, name) for s in drawn[name]], group="lexical")
+        if name in chosen:
+            parts.add("gen", [(s, name) for s in drawn[name]], group="lexical")
     for name, case in CASES.items():
-        if case.pair is None:
+        if case.pair is None or name not in chosen:
             continue
         swapped = [_swap(s, CASES[case.pair].target, case.target) for s in drawn[case.pair]]
         drawer.used.update(s.text for s in swapped)
         parts.add("gen", [(s, name) for s in swapped], group="lexical")
-    gen_pp = drawer.take(spec.n_gen, "obj_pp_to_subj_pp", what="subject PP sentences")
-    parts.add("gen", [(s, "obj_pp_to_subj_pp") for s in gen_pp], group="structural")
+    if "obj_pp_to_subj_pp" in chosen:
+        gen_pp = drawer.take(spec.n_gen, "obj_pp_to_subj_pp", what="subject PP sentences")
+        parts.add("gen", [(s, "obj_pp_to_subj_pp") for s in gen_pp], group="structural")
     for name in STRUCTURAL[1:]:
+        if name not in chosen:
+            continue
         kind = name.split("_")[0]
         aliases = drawer.language.grammar.sidecar.depths[kind].aliases
         key = depth_key(aliases)
