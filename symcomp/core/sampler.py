@@ -230,8 +230,9 @@ class Sampler:
         max_length: int | None = None,
         windows: Mapping[str, tuple[int, int | None]] | None = None,
         require: frozenset[str] | None = None,
+        start: str | None = None,
     ) -> Derivation:
-        """Draw one derivation.
+        """Draw one derivation (of ``start``, default the grammar's start rule).
 
         Parameters
         ----------
@@ -267,7 +268,18 @@ class Sampler:
         else:
             draw = _Draw(self, rng, tables, used, max_length)
         draw.windows = dict(windows) if windows is not None else self.windows
+        if start is not None:
+            if start not in self._plans or start.startswith("_"):
+                raise GrammarError(f"{self.grammar.source}: no rule {start!r} to draw from.")
+            draw.start = start
         return draw.run()
+
+    def word(self, rng: random.Random, terminal: str) -> str:
+        """One word of a lexicon terminal, by its weights (uniform when it has none)."""
+        if terminal in self._slots:
+            return self._slots[terminal].draw(rng.random)
+        words = self.grammar.sidecar.lexicon[terminal]
+        return words[int(rng.random() * len(words))]
 
     # -- enumeration -----------------------------------------------------------------------
 
@@ -401,9 +413,10 @@ class _Draw:
         self.depth: dict[str, int] = {}  # recursion depth of each kind on the current path
         self.deepest: dict[str, int] = {}
         self.drawn: dict[str, set[str]] = {}  # words drawn per distinct group
+        self.start = sampler.start
 
     def run(self) -> Derivation:
-        kids = self.expand(self.sampler.start, 0)
+        kids = self.expand(self.start, 0)
         for kind, (minimum, _maximum) in self.windows.items():
             if self.deepest.get(kind, 0) < minimum:
                 raise Rejected(f"{kind}_depth_below_min")
@@ -532,7 +545,7 @@ class _ConditionedDraw(_Draw):
         self.absence = absence
 
     def run(self) -> Derivation:
-        kids = self.expand_in(self.sampler.start, 0, conditioned.SOME)
+        kids = self.expand_in(self.start, 0, conditioned.SOME)
         for kind, (minimum, _maximum) in self.windows.items():
             if self.deepest.get(kind, 0) < minimum:
                 raise Rejected(f"{kind}_depth_below_min")

@@ -20,7 +20,7 @@ from lark import Tree
 from symcomp.core.language import Language
 from symcomp.core.sampler import Rejected, Table
 from symcomp.errors import GenerationError
-from symcomp.languages.cogs.cases import Case, force
+from symcomp.languages.cogs.cases import Case, Slot, force
 
 MAX_DRAWS_PER_SENTENCE = 2_000  # a part that needs more is impossible, not unlucky
 
@@ -112,9 +112,7 @@ class Drawer:
                 )
             tree = self.tree(table, case.require if case is not None else None)
             if tree is not None and case is not None:
-                tree = force(tree, case)
-                if tree is None:
-                    self.rejected["no_slot_for_target"] += 1
+                tree = self.forced(tree, case)
             if tree is None:
                 continue
             if accept is not None and not accept(tree):
@@ -131,6 +129,52 @@ class Drawer:
             filled[key] += 1
             found.append(Sentence(tree, text))
         return found
+
+    def forced(self, tree: Tree[Any], case: Case) -> Tree[Any] | None:
+        """The tree with the case's target in its slot, or None (the rejection counted)."""
+        try:
+            forced = force(tree, case, self.fresh_np)
+        except Rejected as rejection:
+            self.rejected[rejection.reason] += 1
+            return None
+        if forced is None:
+            self.rejected["no_slot_for_target"] += 1
+            return None
+        nouns = [w for w in _leaves(forced) if w in self._nouns()]
+        if len(nouns) != len(set(nouns)):
+            self.rejected["repeated_nouns"] += 1
+            return None
+        return forced
+
+    def _nouns(self) -> frozenset[str]:
+        if not hasattr(self, "_noun_words"):
+            sidecar = self.language.grammar.sidecar
+            terminals = {t for group in sidecar.distinct.values() for t in group}
+            self._noun_words = frozenset(w for t in terminals for w in sidecar.lexicon[t])
+        return self._noun_words
+
+    def fresh_np(self, slot: Slot, target: str) -> Tree[Any]:
+        """A noun phrase of ``target`` for a slot, drawn as the grammar draws that slot's
+        common (or proper) noun phrases: determiner and PP by the main table's weights."""
+        proper = target[:1].isupper()
+        prefix = "animate" if slot.np == "object" else "theme"
+        if proper:
+            inner = Tree("animate_proper" if slot.np == "object" else "theme_proper", [target])
+        else:
+            inner = self._common_np(prefix, target)
+        return Tree("object_animate_np", [inner]) if slot.np == "object" else inner
+
+    def _common_np(self, prefix: str, target: str) -> Tree[Any]:
+        sampler = self.language.sampler
+        weights = self.language.grammar.sidecar.weights
+        base = "animate_common" if prefix == "animate" else "theme_common"
+        with_pp = weights[f"{base}_pp"] / (weights[base] + weights[f"{base}_pp"])
+        determiner = sampler.word(self.rng, "DET")
+        alias = base if prefix == "animate" else "theme_animate"
+        if self.rng.random() >= with_pp:
+            return Tree(alias, [determiner, target])
+        pp = sampler.sample(self.rng, start="pp", windows=sampler.windows).tree
+        return Tree(f"{alias}_pp", [determiner, target, pp])
 
     def describe(self) -> dict[str, Any]:
         """Draw counts for the manifest."""
