@@ -48,6 +48,12 @@ demo: $(STAMP)
 	@echo "== the treebank: atoms = lemmas and relations, compounds = (head lemma, relation, dependent lemma)"
 	$(BIN)/symcomp import $(DEMO)/own/corpus.conllu --out $(DEMO)/own/treebank --overwrite
 	$(BIN)/symcomp split dbca $(DEMO)/own/treebank --seed 0 --rounds 2 --out $(DEMO)/own/treebank-mcd.json --overwrite
+	@echo "== COGS from its grammar: a small seeded suite (train, dev, test, the 21 gen cases), one sentence in three output formats, an MCD split of a pool"
+	$(BIN)/symcomp suite cogs --n-train 2000 --n-dev 200 --n-test 200 --n-gen 20 --per-depth 2 --exposures-100 2 --no-export --out $(DEMO)/cogs-suite --overwrite
+	$(BIN)/symcomp interpret cogs "The girl wanted to walk ."
+	$(BIN)/symcomp suite cogs --n-train 20 --n-dev 0 --n-test 0 --n-gen 1 --per-depth 1 --exposures-100 1 --no-export --output varfree --out $(DEMO)/cogs-varfree --overwrite
+	$(BIN)/symcomp generate cogs --n 2000 --seed 0 --out $(DEMO)/cogs --overwrite
+	$(BIN)/symcomp split dbca $(DEMO)/cogs --seed 0 --rounds 1 --out $(DEMO)/cogs/mcd.json --overwrite
 	@echo "== PCFG-LET: 2,000 list-edit programs"
 	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
 	$(BIN)/symcomp stats $(DEMO)/pcfg-let

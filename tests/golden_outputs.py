@@ -41,6 +41,14 @@ CASES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, tuple[str, ...] 
     ),
     "scan": (("--n", "300", "--with-dag"), ("--seed", "1", "--no-export"), ("--rounds", "1")),
     "cfq": (("--n", "300", "--with-dag"), None, ("--rounds", "1")),
+    "cogs": (
+        ("--n", "300", "--with-dag"),
+        (
+            *("--n-train", "300", "--n-dev", "40", "--n-test", "40", "--n-gen", "10"),
+            *("--per-depth", "2", "--exposures-100", "2", "--no-export"),
+        ),
+        ("--rounds", "1"),
+    ),
     "monotonicity": (
         ("--n", "300"),
         ("--n", "400", "--seed", "1", "--max-depth", "3"),

@@ -77,6 +77,11 @@ def languages(as_json: bool) -> None:
     help="A language's named way of drawing (monotonicity: symcomp, the default, or paper, "
     "as the published scripts of Yanaka et al. 2020).",
 )
+@click.option(
+    "--output-format",
+    help="A language's named output format (cogs: cogs, the default, "
+    "recogs_positional_index, varfree).",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing pool in --out.")
 @executor_options
 @config_option
@@ -95,6 +100,7 @@ def generate(
     max_length: int | None,
     jobs: int,
     profile: str | None,
+    output_format: str | None,
     overwrite: bool,
     executor: str,
     address: str | None,
@@ -103,6 +109,8 @@ def generate(
     from symcomp.data.generate import PoolSpec, write_pool
 
     lang = language_argument(language)
+    if output_format is not None:
+        lang = lang.with_output(output_format)
     histogram = _naturalize_target(lang, naturalize, target)
     spec = PoolSpec(
         n=n,
@@ -160,11 +168,16 @@ def _naturalize_target(
     "not in the language are reported on stderr (FILE:LINE) and skipped; the exit code is "
     "then 2.",
 )
-def interpret(language: str, text: str | None, file: BinaryIO | None) -> None:
+@click.option("--output-format", help="A language's named output format (see generate).")
+def interpret(
+    language: str, text: str | None, file: BinaryIO | None, output_format: str | None
+) -> None:
     """Print the meaning of TEXT, or of every line of --file, one per line."""
     if (text is None) == (file is None):
         raise UserError("give either TEXT or --file F.")
     lang = language_argument(language)
+    if output_format is not None:
+        lang = lang.with_output(output_format)
     if text is not None:
         click.echo(lang.interpret(text))
         return

@@ -34,6 +34,7 @@ from lark.grammar import Rule
 from symcomp._util import did_you_mean
 from symcomp.core.grammar_source import RuleSource, scan_rules
 from symcomp.core.sidecar import Sidecar
+from symcomp.core.word_classes import parser_text, shares_words
 from symcomp.errors import GrammarError, ParseError
 
 _AUX_REPEAT = re.compile(r"^__(?P<rule>.+)_(?P<op>plus|star)_\d+$")
@@ -71,8 +72,11 @@ class Grammar:
         self.rule_sources = scan_rules(text)
         self.aliases = self._check_aliases()
         self.lark, self.parser_kind = self._compile()
-        self.rules: list[Rule] = list(self.lark.rules)
-        self.terminals = {terminal.name: terminal for terminal in self.lark.terminals}
+        # with words in several classes the parser compiles a rewritten grammar; the sampler
+        # and the checks read the rules and terminals as written
+        structure = self._structure() if self.lark_text != text else self.lark
+        self.rules: list[Rule] = list(structure.rules)
+        self.terminals = {terminal.name: terminal for terminal in structure.terminals}
         self.rule_names = {str(rule.origin.name) for rule in self.rules}
         self._check_compiled()
         self._check_terminating()
@@ -219,23 +223,35 @@ class Grammar:
                     f"{rule.name}_{number}`: it names the semantics method and the weight."
                 )
 
-    def _compile(self) -> tuple[lark.Lark, str]:
-        options: dict[str, Any] = {
+    def _options(self) -> dict[str, Any]:
+        return {
             "start": self.sidecar.start,
             "maybe_placeholders": False,  # `[x]` behaves like `x?`: no None children
             "keep_all_tokens": False,
         }
+
+    def _compile(self) -> tuple[lark.Lark, str]:
+        options = self._options()
+        lexicon = self.sidecar.lexicon
+        self.lark_text = parser_text(self.text, lexicon) if shares_words(lexicon) else self.text
         try:
-            return lark.Lark(self.text, parser="lalr", **options), "lalr"
+            return lark.Lark(self.lark_text, parser="lalr", **options), "lalr"
         except LarkError as lalr_error:
             lalr_message = str(lalr_error)
         try:
-            return lark.Lark(self.text, parser="earley", **options), "earley"
+            return lark.Lark(self.lark_text, parser="earley", **options), "earley"
         except LarkError as error:
             message = str(error).strip() or lalr_message
             raise GrammarError(
                 f"{self.source}: Lark cannot compile the grammar: {message}"
             ) from None
+
+    def _structure(self) -> lark.Lark:
+        """The grammar as written, compiled without parse tables (rules and terminals only)."""
+        try:
+            return lark.Lark(self.text, parser="earley", lexer="dynamic", **self._options())
+        except LarkError as error:
+            raise GrammarError(f"{self.source}: Lark cannot compile the grammar: {error}") from None
 
     def _check_compiled(self) -> None:
         compiled_aliases = {rule.alias for rule in self.rules if rule.alias}
@@ -279,7 +295,8 @@ class Grammar:
             )
 
     def _check_sidecar(self) -> None:
-        self._check_weights()
+        self._check_weights(self.sidecar.weights, "weights")
+        self._check_sampling_rules()
         self._check_lexicon()
         self._check_names(self.sidecar.repeat, "repeat")
         self._check_names(self.sidecar.unique_tokens_of, "uniqueness")
@@ -299,6 +316,28 @@ class Grammar:
                 f"{did_you_mean(self.sidecar.start, self.rule_names)}."
             )
 
+    def _check_sampling_rules(self) -> None:
+        """Weight tables, depth kinds and distinct-word groups name what the grammar has."""
+        for table in self.sidecar.tables.values():
+            # a table may switch a whole rule off where it cannot be reached
+            merged = {**self.sidecar.weights, **table.weights}
+            self._check_weights(merged, f"tables.{table.name}", positive=False)
+            unknown = set(table.depths) - set(self.sidecar.depths)
+            if unknown:
+                raise GrammarError(
+                    f"{self.sidecar.where(f'tables.{table.name}')}: depths {sorted(unknown)} are "
+                    f"not recursion kinds; declare them under [depths.<kind>] first."
+                )
+        for kind_name, spec in self.sidecar.depths.items():
+            self._check_names(spec.aliases, f"depths.{kind_name}")
+        for group_name, terminals in self.sidecar.distinct.items():
+            missing = [name for name in terminals if name not in self.sidecar.lexicon]
+            if missing:
+                raise GrammarError(
+                    f"{self.sidecar.where('constraints', 'distinct')}: distinct.{group_name} names "
+                    f"{missing}, which have no word list under [lexicon]."
+                )
+
     def _check_names(self, names: Mapping[str, Any] | tuple[str, ...], section: str) -> None:
         known = set(self.aliases) | self.rule_names
         for name in names:
@@ -308,12 +347,13 @@ class Grammar:
                     f"neither an alias nor a rule of {self.source}{did_you_mean(name, known)}."
                 )
 
-    def _check_weights(self) -> None:
-        weights = self.sidecar.weights
+    def _check_weights(
+        self, weights: Mapping[str, float], section: str, *, positive: bool = True
+    ) -> None:
         for alias in weights:
             if alias not in self.aliases:
                 raise GrammarError(
-                    f"{self.sidecar.where('weights', alias)}: weight for unknown alias "
+                    f"{self.sidecar.where(section, alias)}: weight for unknown alias "
                     f"{alias!r}{did_you_mean(alias, set(self.aliases))}; weights are keyed by "
                     f"the aliases (`-> name`) of {self.source}."
                 )
@@ -327,18 +367,25 @@ class Grammar:
             missing = [alias for alias in aliases if alias not in weights]
             if missing:
                 raise GrammarError(
-                    f"{self.sidecar.where('weights', given[0])}: weights are given for some "
+                    f"{self.sidecar.where(section, given[0])}: weights are given for some "
                     f"alternatives of rule {rule!r} but not for {missing}; give every "
                     f"alternative of {rule!r} a weight (0 = parseable but never sampled)."
                 )
-            if sum(weights[alias] for alias in aliases) <= 0:
+            if positive and sum(weights[alias] for alias in aliases) <= 0:
                 raise GrammarError(
-                    f"{self.sidecar.where('weights', given[0])}: the weights of rule {rule!r} "
+                    f"{self.sidecar.where(section, given[0])}: the weights of rule {rule!r} "
                     f"sum to zero, so it can never be sampled; give one alternative a positive "
                     f"weight."
                 )
 
     def _check_lexicon(self) -> None:
+        for terminal, weights in self.sidecar.lexicon_weights.items():
+            if len(weights) != len(self.sidecar.lexicon.get(terminal, ())):
+                raise GrammarError(
+                    f"{self.sidecar.where('lexicon', terminal)}: {terminal} has "
+                    f"{len(self.sidecar.lexicon.get(terminal, ()))} words but {len(weights)} "
+                    f"weights; replace `lexicon_weights` together with `lexicon`."
+                )
         for terminal, words in self.sidecar.lexicon.items():
             if terminal not in self.terminals:
                 raise GrammarError(

@@ -40,11 +40,20 @@ from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
 from symcomp.core.grammar import Grammar, read_text
-from symcomp.core.sampler import LITERAL, NONTERMINAL, SLOT, Derivation, Rejected, Sampler, Table
+from symcomp.core.sampler import (
+    LITERAL,
+    NONTERMINAL,
+    SLOT,
+    WORD,
+    Derivation,
+    Rejected,
+    Sampler,
+    Table,
+)
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
 from symcomp.core.suite_builder import SuiteBuilder
-from symcomp.errors import GenerationError, SemanticsError, SymcompError
+from symcomp.errors import DataError, GenerationError, SemanticsError, SymcompError
 
 MAX_SAMPLE_ATTEMPTS = 100_000
 
@@ -390,6 +399,28 @@ class Language:
         """The language's test suite (``symcomp suite NAME``), or None when it has none."""
         return None
 
+    def output_formats(self) -> tuple[str, ...]:
+        """The output formats :meth:`with_output` offers, the default first; () when the
+        language writes one format only."""
+        return ()
+
+    def with_output(self, output: str) -> Language:
+        """The language writing its outputs in ``output`` (one of :meth:`output_formats`).
+
+        >>> import symcomp
+        >>> symcomp.get_language("scan").with_output("cogs")
+        Traceback (most recent call last):
+        ...
+        symcomp.errors.DataError: scan has no output format 'cogs'; it writes one format only.
+        """
+        formats = self.output_formats()
+        if formats and output == formats[0]:
+            return self
+        if output not in formats:
+            offered = f"formats: {', '.join(formats)}" if formats else "it writes one format only"
+            raise DataError(f"{self.name} has no output format {output!r}; {offered}.")
+        raise NotImplementedError(f"{type(self).__name__} lists {output!r} but cannot write it")
+
     # -- finite languages ------------------------------------------------------------------
 
     def is_finite(self) -> bool:
@@ -411,7 +442,7 @@ class Language:
                 kept = [(kind, payload) for kind, payload, keep in plan.symbols if keep]
                 # a spliced `_rule` or a repetition may contribute any number of children
                 passes = len(kept) == 1 and (
-                    kept[0][0] in (LITERAL, SLOT)
+                    kept[0][0] in (LITERAL, SLOT, WORD)
                     or (kept[0][0] == NONTERMINAL and not str(kept[0][1]).startswith("_"))
                 )
                 single_child[plan.label] = single_child.get(plan.label, True) and passes

@@ -35,11 +35,18 @@ import networkx as nx
 from lark import Tree
 from lark.grammar import Rule
 
+from symcomp.core import conditioned
 from symcomp.core.grammar import Grammar, aux_repeat
+from symcomp.core.plan import LITERAL as LITERAL
+from symcomp.core.plan import NONTERMINAL as NONTERMINAL
+from symcomp.core.plan import REPEAT as REPEAT
+from symcomp.core.plan import SLOT as SLOT
+from symcomp.core.plan import WORD as WORD
+from symcomp.core.plan import Plan as Plan
+from symcomp.core.plan import Table as Table
 from symcomp.core.sidecar import RepeatSpec
 from symcomp.errors import GenerationError, GrammarError
 
-LITERAL, SLOT, NONTERMINAL, REPEAT = range(4)
 DEFAULT_REPEAT = RepeatSpec("geometric", 1, None, 0.5)  # what uniform choice over x+ gives
 MAX_RAW_DEPTH = 400  # rule expansions on one path; keeps recursion far from Python's limit
 MAX_REDRAWS = 10_000  # attempts to draw new content for a `tokens_of` node
@@ -54,14 +61,21 @@ class Rejected(Exception):  # noqa: N818 (control flow: the draw is retried, not
 
 
 @dataclass(frozen=True)
-class Plan:
-    """One compiled expansion, prepared for sampling."""
+class WordSlot:
+    """A lexicon terminal with weighted words or words that must differ within one example
+    (plain uniform terminals stay ``SLOT``: their random stream is unchanged)."""
 
-    label: str | None  # tree node label; None: spliced into the parent (`_rule`)
-    expand1: bool  # `?rule` without alias: a single kept child replaces the node
-    symbols: tuple[tuple[int, Any, bool], ...]  # (kind, payload, kept in the tree)
-    group: str  # the alias, or the rule name for unaliased rules: the unit of weighting
-    unique: bool  # content must be new in the pool (sidecar [uniqueness] tokens_of)
+    terminal: str
+    words: tuple[str, ...]
+    cumulative: tuple[float, ...]  # empty: uniform
+    total: float
+    groups: tuple[str, ...]  # [constraints.distinct] groups the words belong to
+
+    def draw(self, random: Callable[[], float]) -> str:
+        if not self.cumulative:
+            return self.words[int(random() * len(self.words))]
+        index = bisect.bisect_right(self.cumulative, random() * self.total)
+        return self.words[min(index, len(self.words) - 1)]
 
 
 @dataclass
@@ -71,9 +85,6 @@ class Derivation:
     tree: Tree[Any]
     tokens: list[str]
     unique_keys: set[Hashable] = field(default_factory=set)
-
-
-Table = tuple[list[float], list[Plan], float]
 
 
 class Sampler:
@@ -88,6 +99,10 @@ class Sampler:
     def __init__(self, grammar: Grammar) -> None:
         self.grammar = grammar
         self.start = grammar.sidecar.start
+        self.windows: dict[str, tuple[int, int | None]] = {
+            kind: (spec.minimum, spec.maximum) for kind, spec in grammar.sidecar.depths.items()
+        }
+        self._slots = self._word_slots()
         self._plans = self._compile_plans()
         self.repeat_items = {
             name: self._repeat_items(name) for name in self._plans if aux_repeat(name)
@@ -99,6 +114,9 @@ class Sampler:
                 _kind, words, keep = items[0].symbols[0]
                 self.repeat_words[name] = (words, keep)
         self.tables = self.weighted_tables(grammar.sidecar.weights)
+        # absence probabilities per (choice tables, required aliases); the tables are kept so
+        # their id stays theirs
+        self._absence: dict[tuple[int, frozenset[str]], tuple[Any, dict[str, float]]] = {}
 
     @property
     def plans(self) -> Mapping[str, list[Plan]]:
@@ -107,9 +125,29 @@ class Sampler:
 
     # -- compilation -----------------------------------------------------------------------
 
+    def _word_slots(self) -> dict[str, WordSlot]:
+        sidecar = self.grammar.sidecar
+        groups: dict[str, list[str]] = {}
+        for group, terminals in sidecar.distinct.items():
+            for terminal in terminals:
+                groups.setdefault(terminal, []).append(group)
+        slots = {}
+        for terminal in set(sidecar.lexicon_weights) | set(groups):
+            weights = sidecar.lexicon_weights.get(terminal, ())
+            cumulative = tuple(itertools.accumulate(weights)) if weights else ()
+            slots[terminal] = WordSlot(
+                terminal,
+                sidecar.lexicon[terminal],
+                cumulative,
+                cumulative[-1] if cumulative else 0.0,
+                tuple(groups.get(terminal, ())),
+            )
+        return slots
+
     def _compile_plans(self) -> dict[str, list[Plan]]:
         plans: dict[str, list[Plan]] = {}
         unique = set(self.grammar.sidecar.unique_tokens_of)
+        depths = self.grammar.sidecar.depths
         for rule in self.grammar.rules:
             origin = str(rule.origin.name)
             group = rule.alias or origin
@@ -120,6 +158,7 @@ class Sampler:
                 symbols=tuple(self._symbol(rule, symbol, group) for symbol in rule.expansion),
                 group=group,
                 unique=group in unique or origin in unique,
+                kinds=tuple(kind for kind, spec in depths.items() if group in spec.aliases),
             )
             plans.setdefault(origin, []).append(plan)
         return plans
@@ -131,6 +170,8 @@ class Sampler:
             literal = self.grammar.literal(name)
             if literal is not None:
                 return (LITERAL, literal, keep)
+            if name in self._slots:
+                return (WORD, self._slots[name], keep)
             return (SLOT, self.grammar.sidecar.lexicon[name], keep)
         repeat = aux_repeat(name)
         if repeat is not None:
@@ -187,8 +228,11 @@ class Sampler:
         tables: Mapping[str, Table] | None = None,
         used: AbstractSet[Hashable] = frozenset(),
         max_length: int | None = None,
+        windows: Mapping[str, tuple[int, int | None]] | None = None,
+        require: frozenset[str] | None = None,
+        start: str | None = None,
     ) -> Derivation:
-        """Draw one derivation.
+        """Draw one derivation (of ``start``, default the grammar's start rule).
 
         Parameters
         ----------
@@ -200,13 +244,42 @@ class Sampler:
             Content keys already in the pool; ``tokens_of`` nodes are redrawn until new.
         max_length : int, optional
             Abort (raise :class:`Rejected`) as soon as the input has more tokens.
+        windows : mapping, optional
+            Depth window ``(min, max)`` per recursion kind; default: the sidecar's
+            ``[depths]``.
+        require : frozenset of str, optional
+            Draw given that the derivation holds at least one node of these aliases
+            (:mod:`symcomp.core.conditioned`): exact, and without wasted draws.
 
         Raises
         ------
         Rejected
-            When the input exceeds ``max_length`` or the derivation nests too deeply.
+            When the input exceeds ``max_length``, the derivation nests too deeply, a recursion
+            kind leaves its window, or a ``[constraints.distinct]`` word repeats.
         """
-        return _Draw(self, rng, tables or self.tables, used, max_length).run()
+        tables = tables or self.tables
+        if require:
+            key = (id(tables), require)
+            if key not in self._absence:
+                self._absence[key] = (tables, conditioned.absence(tables, require))
+            given = _ConditionedDraw(self, rng, tables, used, max_length)
+            given.require_nodes(require, self._absence[key][1])
+            draw: _Draw = given
+        else:
+            draw = _Draw(self, rng, tables, used, max_length)
+        draw.windows = dict(windows) if windows is not None else self.windows
+        if start is not None:
+            if start not in self._plans or start.startswith("_"):
+                raise GrammarError(f"{self.grammar.source}: no rule {start!r} to draw from.")
+            draw.start = start
+        return draw.run()
+
+    def word(self, rng: random.Random, terminal: str) -> str:
+        """One word of a lexicon terminal, by its weights (uniform when it has none)."""
+        if terminal in self._slots:
+            return self._slots[terminal].draw(rng.random)
+        words = self.grammar.sidecar.lexicon[terminal]
+        return words[int(rng.random() * len(words))]
 
     # -- enumeration -----------------------------------------------------------------------
 
@@ -249,6 +322,8 @@ class Sampler:
                     for kind, payload, _keep in plan.symbols:
                         if kind == SLOT:
                             product *= len(payload)
+                        elif kind == WORD:
+                            product *= len(payload.words)
                         elif kind == NONTERMINAL:
                             product *= derivations(payload)
                     total += product
@@ -297,8 +372,9 @@ class Sampler:
         for kind, payload, keep in plan.symbols:
             if kind == LITERAL:
                 options.append([([payload] if keep else [], [payload])])
-            elif kind == SLOT:
-                options.append([([word] if keep else [], [word]) for word in payload])
+            elif kind in (SLOT, WORD):
+                words = payload.words if kind == WORD else payload
+                options.append([([word] if keep else [], [word]) for word in words])
             else:
                 options.append(self._enumerate_nonterminal(payload, memo))
         for combination in itertools.product(*options):
@@ -333,9 +409,17 @@ class _Draw:
         self.max_length = max_length if max_length is not None else 1 << 62
         self.tokens: list[str] = []
         self.new_keys: set[Hashable] = set()
+        self.windows: dict[str, tuple[int, int | None]] = {}
+        self.depth: dict[str, int] = {}  # recursion depth of each kind on the current path
+        self.deepest: dict[str, int] = {}
+        self.drawn: dict[str, set[str]] = {}  # words drawn per distinct group
+        self.start = sampler.start
 
     def run(self) -> Derivation:
-        kids = self.expand(self.sampler.start, 0)
+        kids = self.expand(self.start, 0)
+        for kind, (minimum, _maximum) in self.windows.items():
+            if self.deepest.get(kind, 0) < minimum:
+                raise Rejected(f"{kind}_depth_below_min")
         if len(kids) != 1 or not isinstance(kids[0], Tree):
             raise GrammarError(
                 f"{self.sampler.grammar.source}: the start rule must produce one tree node; "
@@ -357,9 +441,25 @@ class _Draw:
         if depth > MAX_RAW_DEPTH:
             raise Rejected("depth")
         plan = self.choose(origin)
+        if plan.kinds:
+            return self.build_counted(origin, plan, depth)
         if plan.unique:
             return self.build_new(origin, plan, depth)
         return self.build(plan, depth)
+
+    def build_counted(self, origin: str, plan: Plan, depth: int) -> list[Any]:
+        """Build a node of a recursion kind, keeping that kind's depth within its window."""
+        for kind in plan.kinds:
+            level = self.depth.get(kind, 0) + 1
+            maximum = self.windows.get(kind, (0, None))[1]
+            if maximum is not None and level > maximum:
+                raise Rejected(f"{kind}_depth")
+            self.depth[kind] = level
+            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
+        kids = self.build_new(origin, plan, depth) if plan.unique else self.build(plan, depth)
+        for kind in plan.kinds:
+            self.depth[kind] -= 1
+        return kids
 
     def build(self, plan: Plan, depth: int) -> list[Any]:
         kids: list[Any] = []
@@ -376,6 +476,11 @@ class _Draw:
                     kids.append(word)
             elif kind == NONTERMINAL:
                 kids.extend(self.expand(payload, depth + 1))
+            elif kind == WORD:
+                word = self.word(payload)
+                tokens.append(word)
+                if keep:
+                    kids.append(word)
             else:
                 self.repeat(payload, kids, depth)
         if len(tokens) > self.max_length:
@@ -383,6 +488,15 @@ class _Draw:
         if plan.label is None or (plan.expand1 and len(kids) == 1):
             return kids
         return [Tree(plan.label, kids)]
+
+    def word(self, slot: WordSlot) -> str:
+        word = slot.draw(self.random)
+        for group in slot.groups:
+            drawn = self.drawn.setdefault(group, set())
+            if word in drawn:
+                raise Rejected(f"repeated_{group}")
+            drawn.add(word)
+        return word
 
     def repeat(self, payload: tuple[RepeatSpec, str], kids: list[Any], depth: int) -> None:
         spec, aux = payload
@@ -420,3 +534,68 @@ class _Draw:
             plan = self.choose(origin)
             if plan.group == group:
                 return plan
+
+
+class _ConditionedDraw(_Draw):
+    """A draw given that some node of the required aliases occurs (see
+    :mod:`symcomp.core.conditioned`); unconstrained subtrees are drawn as usual."""
+
+    def require_nodes(self, require: frozenset[str], absence: dict[str, float]) -> None:
+        self.require = require
+        self.absence = absence
+
+    def run(self) -> Derivation:
+        kids = self.expand_in(self.start, 0, conditioned.SOME)
+        for kind, (minimum, _maximum) in self.windows.items():
+            if self.deepest.get(kind, 0) < minimum:
+                raise Rejected(f"{kind}_depth_below_min")
+        return Derivation(kids[0], self.tokens, self.new_keys)
+
+    def expand_in(self, origin: str, depth: int, mode: int) -> list[Any]:
+        if mode == conditioned.ANY:
+            return self.expand(origin, depth)
+        if depth > MAX_RAW_DEPTH:
+            raise Rejected("depth")
+        plan = conditioned.choose(self, origin, mode, self.absence, self.require)
+        modes = conditioned.child_modes(self, plan, mode, self.absence, self.require)
+        for kind in plan.kinds:
+            level = self.depth.get(kind, 0) + 1
+            maximum = self.windows.get(kind, (0, None))[1]
+            if maximum is not None and level > maximum:
+                raise Rejected(f"{kind}_depth")
+            self.depth[kind] = level
+            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
+        kids = self.build_in(plan, depth, modes)
+        for kind in plan.kinds:
+            self.depth[kind] -= 1
+        return kids
+
+    def build_in(self, plan: Plan, depth: int, modes: list[int]) -> list[Any]:
+        if plan.unique:
+            raise GrammarError(
+                f"sampling that requires {sorted(self.require)} cannot redraw the [uniqueness] "
+                f"content of {plan.group!r}."
+            )
+        kids: list[Any] = []
+        pending = iter(modes)
+        for kind, payload, keep in plan.symbols:
+            if kind == NONTERMINAL:
+                kids.extend(self.expand_in(payload, depth + 1, next(pending)))
+                continue
+            if kind == LITERAL:
+                word = payload
+            elif kind == SLOT:
+                word = payload[int(self.random() * len(payload))]
+            elif kind == WORD:
+                word = self.word(payload)
+            else:
+                self.repeat(payload, kids, depth)
+                continue
+            self.tokens.append(word)
+            if keep:
+                kids.append(word)
+        if len(self.tokens) > self.max_length:
+            raise Rejected("length")
+        if plan.label is None or (plan.expand1 and len(kids) == 1):
+            return kids
+        return [Tree(plan.label, kids)]

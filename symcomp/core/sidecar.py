@@ -20,7 +20,13 @@ Sections
     (the PCFG ``X -> X X | x``: number of leaves of a binary branching process).
 ``[lexicon]``
     ``TERMINAL = [...]`` words for a pattern terminal, or ``{ range = [lo, hi] }`` (integers),
-    or ``{ product = [part, ...] }`` (concatenations; each part a list or a range).
+    or ``{ product = [part, ...] }`` (concatenations; each part a list or a range), or
+    ``{ words = [...], weights = [...] }`` / ``{ words = [...], zipf = a }`` (weighted words,
+    optionally ``unsampled = [...]``: parseable, never drawn). A word may be listed under
+    several terminals (:mod:`symcomp.core.word_classes`).
+``[depths.<kind>]``, ``[constraints]``, ``[tables.<name>]``
+    Recursion kinds with depth caps, words that must differ within one example, named weight
+    tables (:mod:`symcomp.core.sampling_rules`).
 ``[limits]``
     ``max_depth`` (nesting of function nodes), ``max_length`` (input tokens).
 ``[metrics]``
@@ -49,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symcomp._util import did_you_mean
+from symcomp.core.sampling_rules import DepthKind, WeightTable, zipf_weights
 from symcomp.errors import GrammarError
 
 MAX_LEXICON = 1_000_000  # words of one terminal's lexicon (every word is kept in memory)
@@ -61,6 +68,9 @@ SECTIONS = (
     "metrics",
     "uniqueness",
     "naturalize",
+    "constraints",
+    "depths",
+    "tables",
 )
 _SECTION_KEYS: dict[str, tuple[str, ...] | None] = {
     "language": ("version", "description", "start", "name"),
@@ -71,6 +81,9 @@ _SECTION_KEYS: dict[str, tuple[str, ...] | None] = {
     "metrics": ("functions",),
     "uniqueness": ("tokens_of",),
     "naturalize": ("groups", "target"),
+    "constraints": ("distinct",),
+    "depths": None,
+    "tables": None,
 }
 
 
@@ -154,6 +167,21 @@ class Sidecar:
     naturalize_groups: tuple[tuple[str, ...], ...] = ()
     naturalize_target: str | None = None
     lines: Mapping[str, int] = field(default_factory=dict)
+    lexicon_weights: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    depths: Mapping[str, DepthKind] = field(default_factory=dict)
+    distinct: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    tables: Mapping[str, WeightTable] = field(default_factory=dict)
+
+    def table(self, name: str) -> WeightTable:
+        """A named weight table (``[tables.<name>]``), or a :class:`GrammarError` naming the
+        known ones."""
+        if name not in self.tables:
+            known = ", ".join(sorted(self.tables)) or "none"
+            raise GrammarError(
+                f"{self.source}: no weight table {name!r}{did_you_mean(name, self.tables)}; "
+                f"tables: {known}."
+            )
+        return self.tables[name]
 
     def where(self, section: str, key: str | None = None) -> str:
         """``file:line`` of a section or key, as precise as the source allows."""
@@ -188,6 +216,7 @@ class Sidecar:
         metrics = reader.table(data, "metrics")
         uniqueness = reader.table(data, "uniqueness")
         naturalize = reader.table(data, "naturalize")
+        lexicon, lexicon_weights = reader.lexicon(reader.table(data, "lexicon"))
         return cls(
             source=source,
             version=version,
@@ -195,7 +224,11 @@ class Sidecar:
             start=reader.string(language, "language", "start", "start"),
             weights=reader.weights(reader.table(data, "weights")),
             repeat=reader.repeats(reader.table(data, "repeat")),
-            lexicon=reader.lexicon(reader.table(data, "lexicon")),
+            lexicon=lexicon,
+            lexicon_weights=lexicon_weights,
+            depths=reader.depths(reader.table(data, "depths")),
+            distinct=reader.distinct(reader.table(data, "constraints")),
+            tables=reader.tables(reader.table(data, "tables")),
             max_depth=reader.positive_int(limits, "limits", "max_depth"),
             max_length=reader.positive_int(limits, "limits", "max_length"),
             functions=reader.optional_names(metrics, "metrics", "functions"),
@@ -214,7 +247,21 @@ class Sidecar:
             "lexicon_sizes": {key: len(words) for key, words in self.lexicon.items()},
             "limits": {"max_depth": self.max_depth, "max_length": self.max_length},
             "unique_tokens_of": list(self.unique_tokens_of),
+            **self._describe_rules(),
         }
+
+    def _describe_rules(self) -> dict[str, Any]:
+        """The sampling rules beyond weights, only where given (older hashes stay as they were)."""
+        rules: dict[str, Any] = {}
+        if self.lexicon_weights:
+            rules["lexicon_weights"] = {key: list(w) for key, w in self.lexicon_weights.items()}
+        if self.depths:
+            rules["depths"] = {key: kind.describe() for key, kind in self.depths.items()}
+        if self.distinct:
+            rules["distinct"] = {key: list(names) for key, names in self.distinct.items()}
+        if self.tables:
+            rules["tables"] = {key: table.describe() for key, table in self.tables.items()}
+        return rules
 
 
 def _key_lines(text: str) -> dict[str, int]:
@@ -373,16 +420,121 @@ class _Reader:
             )
         return RepeatSpec.weighted(minimum, tuple(float(w) for w in weights))
 
-    def lexicon(self, table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
-        lexicon = {}
+    def lexicon(
+        self, table: Mapping[str, Any]
+    ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[float, ...]]]:
+        lexicon, weighted = {}, {}
         for terminal, spec in table.items():
-            words = self.words(terminal, spec)
+            if isinstance(spec, Mapping) and "words" in spec:
+                words, weights = self.weighted_words(terminal, spec)
+                weighted[terminal] = weights
+            else:
+                words = self.words(terminal, spec)
             if not words:
                 raise self.fail("lexicon", terminal, f"lexicon of {terminal} is empty.")
             if len(set(words)) != len(words):
                 raise self.fail("lexicon", terminal, f"lexicon of {terminal} repeats a word.")
             lexicon[terminal] = words
-        return lexicon
+        return lexicon, weighted
+
+    def weighted_words(
+        self, terminal: str, spec: Mapping[str, Any]
+    ) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        unknown = set(spec) - {"words", "weights", "zipf", "unsampled"}
+        if unknown or ("weights" in spec and "zipf" in spec):
+            raise self.fail(
+                "lexicon",
+                terminal,
+                f"a weighted lexicon has `words` and either `weights` or `zipf` (plus optional "
+                f"`unsampled`); got keys {sorted(spec)}.",
+            )
+        words = self.words(terminal, spec["words"])
+        unsampled = self.words(terminal, spec.get("unsampled", [])) if spec.get("unsampled") else ()
+        if "zipf" in spec:
+            a = spec["zipf"]
+            if isinstance(a, bool) or not isinstance(a, int | float) or not a > 1:
+                raise self.fail("lexicon", terminal, f"zipf must be a number > 1, got {a!r}.")
+            weights = zipf_weights(len(words), float(a))
+        elif "weights" in spec:
+            weights = self.word_weights(terminal, spec["weights"], len(words))
+        else:
+            weights = tuple(1.0 for _ in words)
+        return words + unsampled, weights + tuple(0.0 for _ in unsampled)
+
+    def word_weights(self, terminal: str, given: Any, count: int) -> tuple[float, ...]:
+        if (
+            not isinstance(given, list)
+            or len(given) != count
+            or not all(
+                isinstance(w, int | float)
+                and not isinstance(w, bool)
+                and math.isfinite(w)
+                and w >= 0
+                for w in given
+            )
+            or not sum(given) > 0
+        ):
+            raise self.fail(
+                "lexicon",
+                terminal,
+                f"weights must be {count} numbers >= 0 (one per word) with a positive sum.",
+            )
+        return tuple(float(w) for w in given)
+
+    def depths(self, table: Mapping[str, Any]) -> dict[str, DepthKind]:
+        kinds = {}
+        for kind, spec in table.items():
+            section = f"depths.{kind}"
+            if not isinstance(spec, Mapping) or set(spec) - {"aliases", "min", "max"}:
+                raise self.fail(section, None, f"[{section}] takes aliases, min and max.")
+            aliases = self.optional_names(spec, section, "aliases")
+            if not aliases:
+                raise self.fail(section, "aliases", "aliases must name the nodes that count.")
+            minimum, maximum = self.window(section, spec)
+            kinds[kind] = DepthKind(aliases, minimum, maximum)
+        return kinds
+
+    def window(self, section: str, spec: Mapping[str, Any]) -> tuple[int, int | None]:
+        minimum, maximum = spec.get("min", 0), spec.get("max")
+        if isinstance(minimum, bool) or not isinstance(minimum, int) or minimum < 0:
+            raise self.fail(section, "min", f"min must be an integer >= 0, got {minimum!r}.")
+        if maximum is not None and (
+            isinstance(maximum, bool) or not isinstance(maximum, int) or maximum < minimum
+        ):
+            raise self.fail(section, "max", f"max must be an integer >= min, got {maximum!r}.")
+        return minimum, maximum
+
+    def distinct(self, table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+        groups = table.get("distinct", {})
+        if not isinstance(groups, Mapping) or not all(
+            isinstance(names, list) and names and all(isinstance(n, str) for n in names)
+            for names in groups.values()
+        ):
+            raise self.fail(
+                "constraints",
+                "distinct",
+                'distinct must map a name to terminals, e.g. distinct = { nouns = ["N", "NAME"] }.',
+            )
+        return {name: tuple(names) for name, names in groups.items()}
+
+    def tables(self, table: Mapping[str, Any]) -> dict[str, WeightTable]:
+        tables = {}
+        for name, spec in table.items():
+            section = f"tables.{name}"
+            if not isinstance(spec, Mapping) or set(spec) - {"weights", "depths", "description"}:
+                raise self.fail(section, None, f"[{section}] takes weights, depths, description.")
+            depths = {}
+            for kind, window in self.table(spec, "depths").items():
+                if not isinstance(window, Mapping) or set(window) - {"min", "max"}:
+                    raise self.fail(section, "depths", f"depths.{kind} takes min and max.")
+                depths[kind] = self.window(section, window)
+            tables[name] = WeightTable(
+                name,
+                self.weights(self.table(spec, "weights")),
+                depths,
+                self.string(spec, section, "description", ""),
+            )
+        return tables
 
     def words(self, terminal: str, spec: Any) -> tuple[str, ...]:
         if isinstance(spec, list):

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Token, Tree
 
 from symcomp.core.abstraction import PatternAbstraction
-from symcomp.core.sampler import LITERAL, SLOT
+from symcomp.core.sampler import LITERAL, SLOT, WORD
 from symcomp.errors import DataError
 
 if TYPE_CHECKING:
@@ -108,11 +108,13 @@ class Patterns:
                         canonical[plan.label] = lexical[0].label
             for plan in plans:
                 for kind, payload, _keep in plan.symbols:
-                    if kind == SLOT and len(payload) >= 2:
-                        category = _slot_name(language, payload)
-                        for word in payload:
+                    # a weighted or constrained lexicon (WORD) is a word class like a SLOT
+                    words = payload.words if kind == WORD else payload
+                    if kind in (SLOT, WORD) and len(words) >= 2:
+                        category = _slot_name(language, words)
+                        for word in words:
                             found.setdefault((str(word),), set()).add(category)
-                            first_words[str(word)] = str(payload[0])
+                            first_words[str(word)] = str(words[0])
         categories = {words: "|".join(sorted(names)) for words, names in found.items()}
         longest = max((len(words) for words in categories), default=0)
         return cls(language, categories, canonical, first_words, longest)

@@ -224,6 +224,8 @@ class _TestScorer:
             return {"n": 0, "accuracy": None, "note": "empty test part"}
         predictions = self.predict(self.test, f"test {self.name!r}")
         report = accuracy_report(self.test, predictions, functions=self.functions_of)
+        for key in self.entry.meta.get("breakdown", ()):
+            report[f"by_{key}"] = meta_breakdown(self.test, predictions, str(key))
         pairs = self.entry.meta.get("held_out_pairs")
         if pairs:
             correct = [
@@ -496,3 +498,24 @@ def format_report_card(cards: Sequence[Mapping[str, Any]]) -> str:
             )
             lines.append(f"{name if row == 0 else '':<{width}}  {label:<{label_width}}{cells}")
     return "\n".join(lines)
+
+
+def meta_breakdown(
+    records: Sequence[Record], predictions: Sequence[str], key: str
+) -> dict[str, dict[str, Any]]:
+    """Accuracy per value of ``meta[key]`` (COGS: per gen case, lexical vs structural); records
+    without the key are left out.
+
+    >>> rows = [{"output": "a", "meta": {"group": "x"}}, {"output": "b", "meta": {"group": "y"}}]
+    >>> meta_breakdown(rows, ["a", "c"], "group")
+    {'x': {'n': 1, 'accuracy': 1.0}, 'y': {'n': 1, 'accuracy': 0.0}}
+    """
+    groups: dict[str, list[bool]] = {}
+    for record, prediction in zip(records, predictions, strict=True):
+        value = record.get("meta", {}).get(key)
+        if value is not None:
+            groups.setdefault(str(value), []).append(matches(prediction, str(record["output"])))
+    return {
+        value: {"n": len(found), "accuracy": sum(found) / len(found)}
+        for value, found in sorted(groups.items())
+    }

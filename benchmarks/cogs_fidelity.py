@@ -1,0 +1,388 @@
+"""How faithful symcomp's COGS is to the published data (issue 36's "must be true" 1-6).
+
+Reads the published files (``--published``, default ``../shared/peers/cogs``), builds the suite
+(``symcomp suite cogs``, timed) and a 30,000-sentence pool per seed, and measures:
+
+1. parse and logical-form agreement on every published row, per split and per gen case
+   (and ReCOGS's positional dev/test when ``--recogs`` names a ``recogs_positional_index``
+   folder);
+2. ambiguity: the grammar's strict LALR(1) analysis, and Earley with explicit ambiguity on
+   published and sampled sentences;
+3. the suite's composition and constraint violations;
+4. total variation distances between a 30,000 pool and published train+dev+test (two seeds
+   give the noise floor);
+5. each gen case against the published case;
+6. CPU seconds of the suite and peak memory of generating ``--million`` sentences.
+
+    python benchmarks/cogs_fidelity.py [--out runs/benchmarks] [--million 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from lark import Tree
+
+from symcomp.core.registry import get_language
+from symcomp.languages.cogs.cases import CASES
+from symcomp.languages.cogs.generation import Drawer, depth
+from symcomp.languages.cogs.language import with_output
+
+REPO = Path(__file__).resolve().parents[1]
+NP_RULES = {
+    "nsubj",
+    "nsubjpass",
+    "nsubjpass_inanimate",
+    "unacc_subject",
+    "iobj",
+    "object_inanimate",
+    "object_animate",
+    "theme",
+    "np_on",
+    "np_in",
+    "np_beside",
+}
+TARGETS = {case.target for case in CASES.values()}
+
+
+def rows(path: Path) -> list[tuple[str, str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return [tuple(line.rstrip("\n").split("\t")) for line in handle]  # type: ignore[misc]
+
+
+def tvd(p: Counter[Any], q: Counter[Any]) -> float:
+    """Total variation distance of two count distributions."""
+    total_p, total_q = sum(p.values()), sum(q.values())
+    keys = set(p) | set(q)
+    return 0.5 * sum(abs(p[k] / total_p - q[k] / total_q) for k in keys)
+
+
+def rule_of(alias: str) -> str:
+    info = get_language("cogs").grammar.aliases.get(alias)
+    return info.rule if info else alias
+
+
+def skeleton(tree: Tree[Any], collapse: bool) -> str:
+    """The alias tree without words; ``collapse``: every noun phrase is just ``NP``."""
+    if collapse and rule_of(str(tree.data)) in NP_RULES:
+        return "NP"
+    inner = " ".join(skeleton(c, collapse) for c in tree.children if isinstance(c, Tree))
+    return f"({tree.data} {inner})" if inner else str(tree.data)
+
+
+def nodes(
+    tree: Tree[Any], parents: tuple[str, ...] = ()
+) -> Iterable[tuple[Tree[Any], tuple[str, ...]]]:
+    yield tree, parents
+    for child in tree.children:
+        if isinstance(child, Tree):
+            yield from nodes(child, (*parents, str(tree.data)))
+
+
+def matrix_type(tree: Tree[Any]) -> str:
+    clause = tree.children[0] if tree.data == "declarative" else tree
+    if not isinstance(clause, Tree):
+        return str(tree.data)
+    verb_phrases = [c.data for c in clause.children if isinstance(c, Tree)]
+    return f"{clause.data}/{verb_phrases[-1] if verb_phrases else ''}"
+
+
+def np_types(trees: Sequence[Tree[Any]]) -> dict[str, Counter[str]]:
+    found: dict[str, Counter[str]] = {}
+    for tree in trees:
+        for node, _parents in nodes(tree):
+            rule = rule_of(str(node.data))
+            if rule in NP_RULES:
+                found.setdefault(rule, Counter())[str(node.data)] += 1
+    return found
+
+
+def distributions(trees: Sequence[Tree[Any]], texts: Sequence[str]) -> dict[str, Counter[Any]]:
+    return {
+        "clause_skeleton": Counter(skeleton(t, True) for t in trees),
+        "full_skeleton": Counter(skeleton(t, False) for t in trees),
+        "length": Counter(len(text.split()) for text in texts),
+        "word_unigrams": Counter(w for text in texts for w in text.split()),
+        "matrix_clause": Counter(matrix_type(t) for t in trees),
+    }
+
+
+def share_gaps(p: Counter[str], q: Counter[str]) -> float:
+    total_p, total_q = sum(p.values()), sum(q.values())
+    return max(abs(p[k] / total_p - q[k] / total_q) for k in set(p) | set(q))
+
+
+# -- 1, 2 -------------------------------------------------------------------------------------
+
+
+def conformance(published: Path, recogs: Path | None) -> dict[str, Any]:
+    language = get_language("cogs")
+    result: dict[str, Any] = {}
+    for split in ("train", "dev", "test", "gen"):
+        for sentence, lf, category in rows(published / f"{split}.tsv"):
+            part = category if split == "gen" else split
+            if category == "primitive":
+                part = "train_primitives"
+            cell = result.setdefault(part, {"rows": 0, "parsed": 0, "exact": 0})
+            cell["rows"] += 1
+            try:
+                out = language.interpret(sentence)
+            except Exception:
+                continue
+            cell["parsed"] += 1
+            cell["exact"] += out == lf
+    if recogs is not None:
+        positional = with_output(language, "recogs_positional_index")
+        for split in ("dev", "test"):
+            data = rows(recogs / f"{split}.tsv")
+            exact = sum(positional.interpret(s) == lf for s, lf, *_ in data)
+            result[f"recogs_positional_{split}"] = {"rows": len(data), "exact": exact}
+    return result
+
+
+def ambiguity(published: Path, sampled: Sequence[str], earley_rows: int) -> dict[str, Any]:
+    import lark
+    from lark.common import ParserConf
+    from lark.parsers.lalr_analysis import LALR_Analyzer
+
+    grammar = get_language("cogs").grammar
+    LALR_Analyzer(ParserConf(grammar.lark.rules, {}, ["start"]), strict=True).compute_lalr()  # type: ignore[no-untyped-call]
+    earley = lark.Lark(
+        grammar.lark_text, parser="earley", ambiguity="explicit", maybe_placeholders=False
+    )
+    texts = [
+        s
+        for split in ("train", "dev", "test", "gen")
+        for s, _lf, _c in rows(published / f"{split}.tsv")
+    ]
+    step = max(1, len(texts) // earley_rows)
+    checked = {"published": texts[::step], "sampled": list(sampled)}
+    found = {}
+    for name, sentences in checked.items():
+        ambiguous = 0
+        for sentence in sentences:
+            first, _space, rest = sentence.partition(" ")
+            text = f"{first.lower()} {rest}" if first in ("A", "The") else sentence
+            tree = earley.parse(text)
+            ambiguous += any(t.data == "_ambig" for t in tree.iter_subtrees())
+        found[name] = {"sentences": len(sentences), "ambiguous": ambiguous}
+    return {"lalr1_conflicts": 0, "earley": found}
+
+
+# -- 3 ----------------------------------------------------------------------------------------
+
+
+def suite_checks(suite: Path) -> dict[str, Any]:
+    language = get_language("cogs")
+    records = [json.loads(line) for line in (suite / "examples.jsonl").open(encoding="utf-8")]
+    by_part: dict[str, Counter[str]] = {}
+    for record in records:
+        by_part.setdefault(record["meta"]["part"], Counter())[record["meta"]["category"]] += 1
+    violations: Counter[str] = Counter()
+    lexicon = language.grammar.sidecar.lexicon
+    noun_words = {
+        w
+        for t in ("N_ANIMATE", "N_INANIMATE", "N_PROPER", "N_ON", "N_IN", "N_BESIDE")
+        for w in lexicon[t]
+    }
+    seen: dict[str, str] = {}
+    depths: dict[str, Counter[int]] = {"pp_recursion": Counter(), "cp_recursion": Counter()}
+    for record in records:
+        part, category, text = record["meta"]["part"], record["meta"]["category"], record["input"]
+        if part != "train_100_exposures":
+            if text in seen:
+                violations["duplicate_sentence"] += 1
+            seen[text] = part
+        if category == "primitive":
+            continue
+        tree = language.parse(text)
+        nouns = [w for w in text.split() if w in noun_words]
+        if len(nouns) != len(set(nouns)):
+            violations["repeated_noun"] += 1
+        pp, cp = depth(tree, ["pp_on", "pp_in", "pp_beside"]), depth(tree, ["clausal_complement"])
+        if category in depths:
+            depths[category][pp if category == "pp_recursion" else cp] += 1
+        elif pp > 2 or cp > 2:
+            violations["depth_cap"] += 1
+        targets = [w for w in text.split() if w in TARGETS]
+        if part in ("train", "dev", "test") and category == "in_distribution" and targets:
+            violations["target_outside_its_rows"] += 1
+        if part == "gen" and category in CASES and targets != [CASES[category].target]:
+            violations["not_one_target"] += 1
+    return {
+        "composition": {part: dict(sorted(c.items())) for part, c in by_part.items()},
+        "violations": dict(violations),
+        "recursion_depths": {k: dict(sorted(v.items())) for k, v in depths.items()},
+    }
+
+
+# -- 4, 5 -------------------------------------------------------------------------------------
+
+
+def pool(seed: int, n: int) -> tuple[list[Tree[Any]], list[str]]:
+    drawer = Drawer(get_language("cogs"), seed)
+    sentences = drawer.take(n)
+    return [s.tree for s in sentences], [s.text for s in sentences]
+
+
+def fidelity(published: Path) -> dict[str, Any]:
+    language = get_language("cogs")
+    texts = [
+        s
+        for split in ("train", "dev", "test")
+        for s, _lf, c in rows(published / f"{split}.tsv")
+        if c == "in_distribution"
+    ]
+    trees = [language.parse(t) for t in texts]
+    reference = distributions(trees, texts)
+    result: dict[str, Any] = {}
+    pools = {seed: pool(seed, 30_000) for seed in (0, 1)}
+    for seed, (ptrees, ptexts) in pools.items():
+        mine = distributions(ptrees, ptexts)
+        cell: dict[str, Any] = {key: round(tvd(mine[key], reference[key]), 4) for key in mine}
+        cell["matrix_clause_max_gap"] = round(
+            share_gaps(mine["matrix_clause"], reference["matrix_clause"]), 4
+        )
+        gaps = {}
+        ours, theirs = np_types(ptrees), np_types(trees)
+        for slot in theirs:
+            gaps[slot] = round(share_gaps(ours.get(slot, Counter()), theirs[slot]), 4)
+        cell["np_type_max_gap_per_slot"] = gaps
+        result[f"seed_{seed}"] = cell
+    floor = {
+        key: round(tvd(distributions(*pools[0])[key], distributions(*pools[1])[key]), 4)
+        for key in reference
+    }
+    result["noise_floor_seed0_vs_seed1"] = floor
+    return result
+
+
+def target_facts(trees: Sequence[Tree[Any]], case: str) -> dict[str, float]:
+    target = CASES[case].target if case in CASES else None
+    embedded = with_pp = common = 0
+    for tree in trees:
+        for node, parents in nodes(tree):
+            if target is None or target not in node.children:
+                continue
+            embedded += "clausal_complement" in parents
+            if str(node.data).endswith(("common", "common_pp", "animate", "animate_pp")):
+                common += 1
+                with_pp += str(node.data).endswith("_pp")
+    n = max(1, len(trees))
+    return {
+        "embedded_share": embedded / n,
+        "pp_share_of_common": with_pp / common if common else 0.0,
+    }
+
+
+def innermost(tree: Tree[Any]) -> str:
+    clauses = [n for n, _p in nodes(tree) if rule_of(str(n.data)) == "sentence"]
+    return matrix_type(clauses[-1]) if clauses else ""
+
+
+def gen_cases(published: Path, suite: Path) -> dict[str, Any]:
+    language = get_language("cogs")
+    theirs: dict[str, list[Tree[Any]]] = {}
+    for sentence, _lf, category in rows(published / "gen.tsv"):
+        theirs.setdefault(category, []).append(language.parse(sentence))
+    ours: dict[str, list[Tree[Any]]] = {}
+    for line in (suite / "examples.jsonl").open(encoding="utf-8"):
+        record = json.loads(line)
+        if record["meta"]["part"] == "gen":
+            ours.setdefault(record["meta"]["category"], []).append(language.parse(record["input"]))
+    result = {}
+    for case in sorted(theirs):
+        a, b = ours.get(case, []), theirs[case]
+        cell: dict[str, Any] = {
+            "clause_skeleton_tvd": round(
+                tvd(Counter(skeleton(t, True) for t in a), Counter(skeleton(t, True) for t in b)), 4
+            ),
+            "full_skeleton_tvd": round(
+                tvd(Counter(skeleton(t, False) for t in a), Counter(skeleton(t, False) for t in b)),
+                4,
+            ),
+        }
+        if case in CASES:
+            mine, reference = target_facts(a, case), target_facts(b, case)
+            cell.update({f"{k}_symcomp": round(v, 4) for k, v in mine.items()})
+            cell.update({f"{k}_published": round(v, 4) for k, v in reference.items()})
+        if case == "cp_recursion":
+            cell["innermost_tvd"] = round(
+                tvd(Counter(map(innermost, a)), Counter(map(innermost, b))), 4
+            )
+            cell["innermost_types_same"] = set(map(innermost, a)) == set(map(innermost, b))
+        result[case] = cell
+    return result
+
+
+# -- 6 ----------------------------------------------------------------------------------------
+
+
+def timed_suite(out: Path) -> dict[str, Any]:
+    symcomp = str(Path(sys.executable).with_name("symcomp"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(
+        [symcomp, "-q", "suite", "cogs", "--out", str(out), "--overwrite"],
+        check=True,
+        capture_output=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"cpu_seconds": round(cpu, 1), "wall_seconds": round(time.perf_counter() - started, 1)}
+
+
+def generation_memory(n: int, out: Path) -> dict[str, Any]:
+    symcomp = str(Path(sys.executable).with_name("symcomp"))
+    command = [symcomp, "-q", "generate", "cogs", "--n", str(n), "--out", str(out), "--overwrite"]
+    started = time.perf_counter()
+    result = subprocess.run(
+        ["/usr/bin/time", "-f", "%M %U %S", *command],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    peak_kb, user, system = result.stderr.strip().splitlines()[-1].split()
+    return {
+        "n": n,
+        "peak_rss_mb": round(int(peak_kb) / 1024, 1),
+        "cpu_seconds": round(float(user) + float(system), 1),
+        "wall_seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--published", type=Path, default=REPO.parent / "shared" / "peers" / "cogs")
+    parser.add_argument("--recogs", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
+    parser.add_argument("--million", type=int, default=0, help="Also time generating this many.")
+    parser.add_argument("--earley-rows", type=int, default=3000)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    suite = args.out / "cogs-suite"
+    report: dict[str, Any] = {"6_suite": timed_suite(suite)}
+    report["1_conformance"] = conformance(args.published, args.recogs)
+    sampled = pool(7, 10_000)[1]
+    report["2_ambiguity"] = ambiguity(args.published, sampled, args.earley_rows)
+    report["3_suite"] = suite_checks(suite)
+    report["4_pool_vs_published"] = fidelity(args.published)
+    report["5_gen_cases"] = gen_cases(args.published, suite)
+    if args.million:
+        report["6_generate"] = generation_memory(args.million, args.out / "cogs-million")
+    text = json.dumps(report, indent=1, sort_keys=True)
+    (args.out / "cogs_fidelity.json").write_text(text + "\n", encoding="utf-8")
+    sys.stdout.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""COGS (Kim & Linzen 2020) as a symcomp language."""
