@@ -73,9 +73,12 @@ def main() -> None:
     ]
     language = symcomp.get_language("monotonicity")
     known = verify_file(
-        prover_file("monotonicity/known_answers.tsv"), language, VerifyOptions(), fmt="tsv"
+        Path(str(prover_file("monotonicity/known_answers.tsv"))),
+        language,
+        VerifyOptions(),
+        fmt="tsv",
     )
-    result = {
+    result: dict[str, Any] = {
         "data": str(args.med),
         "stages": summary(fast, fast_cpu),
         "solvers_only": summary(slow, slow_cpu),

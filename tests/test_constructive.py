@@ -40,7 +40,7 @@ from symcomp.languages.monotonicity.lexicon import (
 from symcomp.logic.constructive import ConstructiveProver
 from symcomp.logic.derivation_check import CertificateError, check_derivation
 from symcomp.logic.finite import Structure, holds
-from symcomp.logic.fol import signature
+from symcomp.logic.fol import Formula, signature
 from symcomp.logic.lambda_terms import parse_formula as f
 from symcomp.logic.monotone import Derivation, explain_derivation, find_derivation
 from symcomp.logic.prover import HYPOTHESIS, NEGATED_HYPOTHESIS, Label, Problem
@@ -471,10 +471,13 @@ def test_explain_shows_the_derivation_in_words(generated, tmp_path):
 # -- the evaluator: guards skip only things that cannot decide -----------------------------------
 
 
-def _reference(formula, world: Structure, env) -> bool:
+def _reference(formula: Formula, world: Structure, env: dict[str, int]) -> bool:
     """The textbook truth definition, with no memo and no guard (for comparison only)."""
     kind = formula[0]
-    value = lambda term: env[term[1]] if term[0] == "var" else world.constants[term[1]]  # noqa: E731
+
+    def value(term: tuple[str, str]) -> int:
+        return env[term[1]] if term[0] == "var" else int(world.constants[term[1]])
+
     if kind == "pred":
         return tuple(value(t) for t in formula[2]) in world.relations.get(formula[1], frozenset())
     if kind == "eq":
@@ -492,7 +495,7 @@ def _reference(formula, world: Structure, env) -> bool:
         return any(truths)
     if kind == "all":
         return all(truths)
-    return sum(truths) >= formula[1]
+    return sum(truths) >= int(formula[1])
 
 
 def test_the_evaluator_equals_the_textbook_definition_on_random_worlds():

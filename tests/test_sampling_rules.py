@@ -30,7 +30,7 @@ PLACE: /[a-z]+/
 
 def _grammar(**sections: Any) -> Grammar:
     data = {
-        "language": {"version": "1"},
+        "language": {"version": "1", "words_in_several_classes": True},
         "lexicon": {"NOUN": ["cat", "box"], "VERB": ["saw"], "PLACE": ["box", "mat"]},
         **sections,
     }
@@ -60,6 +60,16 @@ def test_a_word_in_two_classes_parses_by_its_context() -> None:
     tree = grammar.parse("box saw the box on the mat")
     assert tree.children[0] == "box" and tree.children[2].children[0] == "box"
     assert grammar.parser_kind == "lalr"
+
+
+def test_shared_words_are_parsed_as_written_unless_the_sidecar_asks() -> None:
+    # monotonicity's terminals tell "a" (article, quantifier) apart themselves, by case and
+    # lookahead: its grammar must reach the parser unchanged
+    lexicon = {"NOUN": ["box"], "VERB": ["saw"], "PLACE": ["box"]}
+    sidecar = {"language": {"version": "1"}, "lexicon": lexicon}
+    grammar = Grammar.from_text(TEXT, sidecar, name="toy")
+    assert grammar.lark_text == grammar.text
+    assert _grammar().lark_text != _grammar().text
 
 
 def test_sampled_trees_equal_the_parse_of_their_yield() -> None:

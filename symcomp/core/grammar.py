@@ -233,7 +233,10 @@ class Grammar:
     def _compile(self) -> tuple[lark.Lark, str]:
         options = self._options()
         lexicon = self.sidecar.lexicon
-        self.lark_text = parser_text(self.text, lexicon) if shares_words(lexicon) else self.text
+        # only where the sidecar asks: a grammar whose terminals tell shared words apart
+        # themselves (case, lookaheads: monotonicity's) must be parsed as written
+        rewrite = self.sidecar.words_in_several_classes and shares_words(lexicon)
+        self.lark_text = parser_text(self.text, lexicon) if rewrite else self.text
         try:
             return lark.Lark(self.lark_text, parser="lalr", **options), "lalr"
         except LarkError as lalr_error:

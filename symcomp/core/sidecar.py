@@ -73,7 +73,7 @@ SECTIONS = (
     "tables",
 )
 _SECTION_KEYS: dict[str, tuple[str, ...] | None] = {
-    "language": ("version", "description", "start", "name"),
+    "language": ("version", "description", "start", "name", "words_in_several_classes"),
     "weights": None,
     "repeat": None,
     "lexicon": None,
@@ -171,6 +171,8 @@ class Sidecar:
     depths: Mapping[str, DepthKind] = field(default_factory=dict)
     distinct: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     tables: Mapping[str, WeightTable] = field(default_factory=dict)
+    # the parser tells shared words' classes apart by context (symcomp.core.word_classes)
+    words_in_several_classes: bool = False
 
     def table(self, name: str) -> WeightTable:
         """A named weight table (``[tables.<name>]``), or a :class:`GrammarError` naming the
@@ -222,6 +224,9 @@ class Sidecar:
             version=version,
             description=reader.string(language, "language", "description", ""),
             start=reader.string(language, "language", "start", "start"),
+            words_in_several_classes=reader.boolean(
+                language, "language", "words_in_several_classes"
+            ),
             weights=reader.weights(reader.table(data, "weights")),
             repeat=reader.repeats(reader.table(data, "repeat")),
             lexicon=lexicon,
@@ -326,6 +331,12 @@ class _Reader:
         value = table.get(key, default)
         if not isinstance(value, str):
             raise self.fail(section, key, f"{key} must be a string, got {value!r}.")
+        return value
+
+    def boolean(self, table: Mapping[str, Any], section: str, key: str) -> bool:
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(section, key, f"{key} must be true or false, got {value!r}.")
         return value
 
     def positive_int(self, table: Mapping[str, Any], section: str, key: str) -> int | None:

@@ -401,6 +401,7 @@ def sidecar_text(tables: Mapping[str, dict[str, float]], lexicon: Lexicon) -> st
         "[language]",
         f'version = "{VERSION}"',
         'description = "COGS sentences to logical forms (Kim & Linzen 2020)"',
+        "words_in_several_classes = true",
         "",
         "[weights]",
         *(f"{alias} = {weight!r}" for alias, weight in main.items()),
