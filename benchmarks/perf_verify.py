@@ -39,6 +39,7 @@ from typing import Any
 
 import symcomp
 from symcomp.languages.monotonicity.pairs import PairSpec, generate_pairs
+from symcomp.logic.constructive import STAGES
 from symcomp.verify import VerifyOptions
 from symcomp.verify.report import verify_file
 
@@ -205,7 +206,7 @@ def _stages(row: dict[str, Any]) -> str:
     stages = row.get("decided_by") or {}
     if not stages:
         return ""
-    return " / ".join(f"{stages.get(name, 0):,}" for name in ("derivation", "world", "portfolio"))
+    return " / ".join(f"{stages.get(name, 0):,}" for name in STAGES)
 
 
 if __name__ == "__main__":

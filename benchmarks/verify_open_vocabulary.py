@@ -27,6 +27,7 @@ from typing import Any
 
 import symcomp
 from symcomp.core.resources import prover_file
+from symcomp.logic.constructive import STAGES
 from symcomp.verify import Check, Status, VerifyOptions, checker_for, verify_rows
 from symcomp.verify.report import verify_file
 from symcomp.verify.rows import guess_format, read_rows
@@ -108,7 +109,7 @@ def main() -> None:
 
 def _row(name: str, r: dict[str, Any]) -> str:
     stages = r["decided_by"]
-    split = " / ".join(f"{stages.get(s, 0):,}" for s in ("derivation", "world", "portfolio"))
+    split = " / ".join(f"{stages.get(s, 0):,}" for s in STAGES)
     read = r["rows"] - r.get("unparsable", 0)
     return (
         f"| {name} | {r['rows']:,} | {read:,} | {r.get('agree', 0):,} | {r.get('disagree', 0):,} "

@@ -23,6 +23,7 @@ from typing import Any
 
 import symcomp
 from symcomp.languages.monotonicity.pairs import PairSpec, iter_pairs
+from symcomp.logic.constructive import STAGES
 from symcomp.verify import VerifyOptions
 from symcomp.verify.report import verify_file
 
@@ -36,7 +37,7 @@ def measure(n: int, seed: int, profile: str, folder: Path) -> dict[str, Any]:
     start = time.process_time()
     report = verify_file(path, language, VerifyOptions())
     cpu = time.process_time() - start
-    stages = {name: report.stages[name] for name in ("derivation", "world", "portfolio")}
+    stages = {name: report.stages[name] for name in STAGES}
     return {
         "profile": profile,
         "pairs": report.rows,

@@ -34,6 +34,7 @@ from symcomp.languages.monotonicity import yanaka_pipeline as pipeline
 from symcomp.languages.monotonicity.entailment import Gold, agrees
 from symcomp.languages.monotonicity.language import read_axioms
 from symcomp.logic.backends import make_prover
+from symcomp.logic.constructive import STAGES
 from symcomp.logic.fol import Formula
 from symcomp.logic.prover import Label, Problem
 
@@ -170,7 +171,7 @@ def main() -> None:
 def _stages(stages: dict[str, int]) -> str:
     if not stages:
         return ""
-    return " / ".join(f"{stages.get(name, 0):,}" for name in ("derivation", "world", "portfolio"))
+    return " / ".join(f"{stages.get(name, 0):,}" for name in STAGES)
 
 
 def _baseline(baseline: dict[str, Any] | None) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +20,7 @@ from symcomp.data.artifacts import json_text
 from symcomp.logic.prover import DEFAULT_RLIMIT
 
 if TYPE_CHECKING:
+    from symcomp.verify import VerifyOptions
     from symcomp.verify.report import Report
 
 
@@ -160,15 +160,13 @@ def verify(
     Exit status: 0 all agree, 1 disagreements (unknown only with --strict),
     2 bad usage or input (unreadable rows; unparsable ones unless --allow-unparsable).
     """
-    from symcomp.verify import VerifyOptions
     from symcomp.verify.report import verify_file
     from symcomp.verify.rows import data_file
 
     path = data_file(data)
     language = language_argument(language_name or _manifest_language(path))
-    options = VerifyOptions(prover=prover, rlimit=rlimit, labels=labels, cross_check=cross_check)
-    options = replace(
-        options, timeout_ms=timeout_ms, open_vocabulary=open_vocabulary, construct=not solvers_only
+    options = _options(
+        prover, solvers_only, rlimit, labels, cross_check, timeout_ms, open_vocabulary
     )
     with progress(ctx, _lines(path), "verify") as step:
         report = verify_file(
@@ -184,6 +182,29 @@ def verify(
         )
     _show(ctx, report, explain, as_json, max_listed)
     ctx.exit(report.exit_code(strict=strict, allow_unparsable=allow_unparsable))
+
+
+def _options(
+    prover: str,
+    solvers_only: bool,
+    rlimit: int,
+    labels: str,
+    cross_check: str | None,
+    timeout_ms: int | None,
+    open_vocabulary: bool,
+) -> VerifyOptions:
+    """The library's options for this command's flags (``--solvers-only``: no construction)."""
+    from symcomp.verify import VerifyOptions
+
+    return VerifyOptions(
+        prover=prover,
+        rlimit=rlimit,
+        labels=labels,
+        cross_check=cross_check,
+        timeout_ms=timeout_ms,
+        open_vocabulary=open_vocabulary,
+        construct=not solvers_only,
+    )
 
 
 def _show(

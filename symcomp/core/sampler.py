@@ -449,17 +449,24 @@ class _Draw:
 
     def build_counted(self, origin: str, plan: Plan, depth: int) -> list[Any]:
         """Build a node of a recursion kind, keeping that kind's depth within its window."""
-        for kind in plan.kinds:
+        self.enter(plan.kinds)
+        kids = self.build_new(origin, plan, depth) if plan.unique else self.build(plan, depth)
+        self.leave(plan.kinds)
+        return kids
+
+    def enter(self, kinds: tuple[str, ...]) -> None:
+        """One level deeper in each recursion kind, within that kind's window."""
+        for kind in kinds:
             level = self.depth.get(kind, 0) + 1
             maximum = self.windows.get(kind, (0, None))[1]
             if maximum is not None and level > maximum:
                 raise Rejected(f"{kind}_depth")
             self.depth[kind] = level
             self.deepest[kind] = max(self.deepest.get(kind, 0), level)
-        kids = self.build_new(origin, plan, depth) if plan.unique else self.build(plan, depth)
-        for kind in plan.kinds:
+
+    def leave(self, kinds: tuple[str, ...]) -> None:
+        for kind in kinds:
             self.depth[kind] -= 1
-        return kids
 
     def build(self, plan: Plan, depth: int) -> list[Any]:
         kids: list[Any] = []
@@ -558,16 +565,9 @@ class _ConditionedDraw(_Draw):
             raise Rejected("depth")
         plan = conditioned.choose(self, origin, mode, self.absence, self.require)
         modes = conditioned.child_modes(self, plan, mode, self.absence, self.require)
-        for kind in plan.kinds:
-            level = self.depth.get(kind, 0) + 1
-            maximum = self.windows.get(kind, (0, None))[1]
-            if maximum is not None and level > maximum:
-                raise Rejected(f"{kind}_depth")
-            self.depth[kind] = level
-            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
+        self.enter(plan.kinds)
         kids = self.build_in(plan, depth, modes)
-        for kind in plan.kinds:
-            self.depth[kind] -= 1
+        self.leave(plan.kinds)
         return kids
 
     def build_in(self, plan: Plan, depth: int, modes: list[int]) -> list[Any]:

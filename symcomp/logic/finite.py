@@ -97,7 +97,7 @@ def holds(formula: Formula, structure: Structure) -> bool:
     return _Evaluation(structure).true(formula, {})
 
 
-_BINDERS = frozenset({"all", "exists", "count"})
+BINDERS = frozenset({"all", "exists", "count"})
 
 
 class _Evaluation:
@@ -106,10 +106,11 @@ class _Evaluation:
     def __init__(self, structure: Structure) -> None:
         self.s = structure
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
-        self.keys = _MemoKeys()
+        self.keys = MemoKeys()
+        self.extensions: dict[str, list[int]] = {}  # a unary predicate's things, in order
 
     def true(self, formula: Formula, env: dict[str, int]) -> bool:
-        if formula[0] not in _BINDERS:  # cheap to evaluate again: no memo (it costs more)
+        if formula[0] not in BINDERS:  # cheap to evaluate again: no memo (it costs more)
             return self._true(formula, env)
         key = self.keys.of(formula, env)
         found = self.memo.get(key)
@@ -167,9 +168,7 @@ class _Evaluation:
         outside ``p``'s extension makes the body false, or the implication true, so it
         decides nothing and is skipped."""
         guard = guard_of(quantifier, variable, body)
-        values: Iterable[int] = range(self.s.size)
-        if guard is not None:
-            values = sorted({row[0] for row in self.s.relations.get(guard, frozenset())})
+        values: Iterable[int] = range(self.s.size) if guard is None else self._extension(guard)
         before = env.get(variable)
         try:
             for value in values:
@@ -180,6 +179,14 @@ class _Evaluation:
                 env.pop(variable, None)
             else:
                 env[variable] = before
+
+    def _extension(self, name: str) -> list[int]:
+        """The things a unary predicate holds of (computed once per structure)."""
+        found = self.extensions.get(name)
+        if found is None:
+            found = sorted({row[0] for row in self.s.relations.get(name, frozenset())})
+            self.extensions[name] = found
+        return found
 
 
 def guard_of(quantifier: str, variable: str, body: Formula) -> str | None:
@@ -279,7 +286,7 @@ class _Grounding:
         self.lines: list[str] = []
         self.nodes = 0
         self.memo: dict[tuple[int, tuple[int, ...]], str | bool] = {}
-        self.keys = _MemoKeys()
+        self.keys = MemoKeys()
         self.arities: dict[str, int] = {}
         self.pick = {name: [f"c{i}_{v}" for v in range(size)] for i, name in enumerate(names)}
         for choices in self.pick.values():
@@ -434,7 +441,7 @@ def _text(value: str | bool) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else value
 
 
-class _MemoKeys:
+class MemoKeys:
     """Keys that memoise a sub-formula's value by the values of its free variables only (the
     sub-formula objects live as long as the memo, so their ids are stable)."""
 

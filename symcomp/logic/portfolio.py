@@ -90,7 +90,7 @@ class PortfolioProver:
             models.append((HYPOTHESIS, model))
         elapsed = time.perf_counter() - start
         verdict = verdict_of(first, second, named, elapsed, self.name, tuple(models))
-        return replace(verdict, decided_by="portfolio")
+        return replace(verdict, decided_by=self.name)  # the stage it is behind construction
 
     def _settle(
         self,

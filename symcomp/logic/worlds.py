@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from symcomp.logic.finite import Structure, free_variables, guard_of, holds
+from symcomp.logic.finite import BINDERS, MemoKeys, Structure, free_variables, guard_of, holds
 from symcomp.logic.fol import Formula, Term, constants, signature
 
 MAX_THINGS = 96  # a chase that needs more things than this gives up (it may not end)
@@ -112,7 +112,7 @@ class _Builder:
         # truth of (sub-formula, values of its free variables) in the world as it stands;
         # emptied whenever the world grows
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
-        self.free: dict[int, tuple[str, ...]] = {}
+        self.keys = MemoKeys()
         self.shared: dict[int, list[int]] = {}  # a binder's witnesses (candidate ``share``)
         self.constants = {name: self._fresh() for name in names}  # names: distinct things
 
@@ -241,13 +241,9 @@ class _Builder:
     # -- truth in the world as it stands (a guide only: holds() has the last word) ----------
 
     def true(self, env: Env, formula: Formula) -> bool:
-        if formula[0] not in ("all", "exists", "count"):
+        if formula[0] not in BINDERS:
             return self._true(env, formula)
-        free = self.free.get(id(formula))
-        if free is None:
-            free = tuple(sorted(free_variables(formula)))
-            self.free[id(formula)] = free
-        key = (id(formula), tuple(env[name] for name in free))
+        key = self.keys.of(formula, env)
         found = self.memo.get(key)
         if found is None:
             found = self._true(env, formula)

@@ -111,7 +111,8 @@ class Check:
         Which stage decided an NLI verdict: ``derivation``, ``world`` or ``portfolio``
         (:mod:`symcomp.logic.constructive`); empty for other checkers and single provers.
     derivation : Derivation or None
-        The checked one-step monotonicity derivation of a ``derivation`` verdict.
+        The checked one-step monotonicity derivation of a ``derivation`` verdict; for a
+        ``world`` verdict the one site found, whose step does not entail (for explanations).
     """
 
     line: int

@@ -30,6 +30,7 @@ from typing import Any
 
 from symcomp.core.language import Language
 from symcomp.data.parallel import Jobs
+from symcomp.logic.constructive import STAGES
 from symcomp.logic.monotone import explain_derivation
 from symcomp.logic.prover import Label
 from symcomp.verify import (
@@ -203,12 +204,9 @@ class Report:
         return lines
 
 
-STAGE_ORDER = ("derivation", "world", "portfolio")
-
-
 def _stage_counts(stages: Counter[str]) -> dict[str, int]:
     """Rows per deciding stage, in the order the stages run (every stage listed)."""
-    order = [*STAGE_ORDER, *sorted(set(stages) - set(STAGE_ORDER))]
+    order = [*STAGES, *sorted(set(stages) - set(STAGES))]
     return {stage: stages[stage] for stage in order} if stages else {}
 
 
