@@ -7,6 +7,7 @@ from click.testing import CliRunner, Result
 
 from symcomp.cli import cli
 from symcomp.data.splits import read_split
+from symcomp.dbca.measure import MEASURE_VERSION
 
 
 @pytest.fixture
@@ -192,7 +193,7 @@ def test_atoms_count_once_per_example_unless_told(run, pools, tmp_path):
     out = tmp_path / "random.json"
     assert run("split", "random", pools / "dag", "--seed", 2, "--out", out).exit_code == 0
     meta = read_split(out).meta
-    assert meta["features"]["atom_frequency"] == "example" and meta["measure_version"] == 2
+    assert meta["features"]["atom_frequency"] == "example" and meta["measure_version"] == MEASURE_VERSION
     per_occurrence = json.loads(
         run("divergence", pools / "dag", out, "--atom-frequency", "occurrence", "--json").output
     )

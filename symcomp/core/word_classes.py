@@ -44,8 +44,9 @@ def shares_words(lexicon: Mapping[str, Iterable[str]]) -> bool:
 def signatures(lexicon: Mapping[str, Iterable[str]]) -> dict[frozenset[str], list[str]]:
     """Words grouped by the set of terminals that list them (in first-listed order).
 
-    >>> signatures({"A": ("x", "y"), "B": ("y",)})
-    {frozenset({'A'}): ['x'], frozenset({'A', 'B'}): ['y']}
+    >>> groups = signatures({"A": ("x", "y"), "B": ("y",)})
+    >>> [(sorted(terminals), words) for terminals, words in groups.items()]
+    [(['A'], ['x']), (['A', 'B'], ['y'])]
     """
     classes: dict[str, set[str]] = {}
     order: list[str] = []

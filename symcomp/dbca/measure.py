@@ -28,8 +28,10 @@ from symcomp.dbca.features import Features
 
 DIGITS = 4  # meta values are rounded to this many decimals
 # Bumped whenever a measure's default changes the numbers a split records (2: atoms counted
-# once per example); split meta carries it, and the golden MCD splits record it.
-MEASURE_VERSION = 2
+# once per example; 3: the seeding's test candidates are the top shares with ties broken by
+# example index, the same on every CPU, where argpartition's SIMD kernels broke them per
+# CPU); split meta carries it, and the golden MCD splits record it.
+MEASURE_VERSION = 3
 
 
 def _round(value: float) -> float:

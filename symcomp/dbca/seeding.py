@@ -204,7 +204,8 @@ class _State:
         share *= self.testable
         if not share.any():
             return None
-        test = np.argpartition(-share, test_size - 1)[:test_size]
+        # A stable sort, not argpartition: its SIMD kernels break ties differently per CPU.
+        test = np.argsort(-share, kind="stable")[:test_size]
         atoms = self.free_atoms - self.features.atoms.sum_rows(newly)
         compounds = self.free_compounds - self.features.compounds.sum_rows(newly)
         da = _divergence(atoms, self.features.atoms.sum_rows(test), ATOM_ALPHA)
