@@ -20,7 +20,7 @@ and test candidates from those with H.
 >>> texts = [f"{a} {b} {c}" for a in "ab" for b in "wxyz" for c in "ijkl"]
 >>> features = ngram_features(texts)
 >>> [features.pair_names[i] for i in held_out_pairs(features, features.compounds, 16, 4)]
-['z j']
+['x l', 'b w', 'z k', 'y j']
 """
 
 from __future__ import annotations
