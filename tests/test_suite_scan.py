@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from symcomp.data.splits import read_split
+from symcomp.dbca.pool import FeatureOptions
+from symcomp.dbca.split import PoolData, measure
 from symcomp.languages.scan.suite import PRIMITIVES, ScanSuiteSpec, build, contains
 
 
@@ -81,14 +83,20 @@ def test_template_splits_hold_out_their_template(suite):
 FIGURE_7 = {"length": (0.03, 0.0359, 0.0469), "addprim_jump": (0.08, 0.0864, 0.0899)}
 
 
-@pytest.mark.parametrize("test", sorted(FIGURE_7))
-def test_published_splits_atom_divergence_beside_figure_7(suite, test):
-    from symcomp.dbca.pool import FeatureOptions
-    from symcomp.dbca.split import PoolData, measure
+@pytest.fixture(scope="module")
+def pool_data(suite: Path) -> dict[str, PoolData]:
+    """The suite's pool with atoms counted each way, its features extracted once per module."""
+    return {
+        frequency: PoolData.read(suite, FeatureOptions(atom_frequency=frequency))
+        for frequency in ("example", "occurrence")
+    }
 
+
+@pytest.mark.parametrize("test", sorted(FIGURE_7))
+def test_published_splits_atom_divergence_beside_figure_7(suite, pool_data, test):
     paper, once, per_occurrence = FIGURE_7[test]
     for frequency, expected in (("example", once), ("occurrence", per_occurrence)):
-        data = PoolData.read(suite, FeatureOptions(atom_frequency=frequency))
+        data = pool_data[frequency]
         split = read_split(suite / test / "split.json", len(data))
         assert measure(data, split)["atom_divergence"] == expected
     assert abs(once - paper) < abs(per_occurrence - paper)
