@@ -11,9 +11,18 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 install: $(STAMP)
 
+EXTRAS := dev,nli,arith,hf,models,ray
+# uv installs in seconds what pip installs in minutes (2.4 min on a fresh 2-core machine), but
+# reads no pip configuration: it is handed pip's own wheel folders and indexes (where the CPU
+# build of torch lies). pip is the fallback wherever uv cannot be installed or fails.
+UV_SOURCES = $(foreach links,$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null),--find-links $(links)) \
+	$(foreach index,$(shell $(PYTHON) -m pip config get global.extra-index-url 2>/dev/null),--extra-index-url $(index))
+
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev,nli,arith,hf,models,ray]"
+	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python \
+		--index-strategy unsafe-best-match $(UV_SOURCES) -c constraints.txt -e ".[$(EXTRAS)]" ) \
+	|| $(BIN)/python -m pip install --quiet -c constraints.txt -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -40,7 +40,7 @@ def leftovers(root: Path) -> list[Path]:
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("interrupted-outputs")
     pool = root / "pool"
-    assert finish(start("generate", "pcfg-set", "--n", 20_000, "--out", pool))[0] == 0
+    assert finish(start("generate", "pcfg-set", "--n", 8_000, "--out", pool))[0] == 0
     splits = root / "splits"
     splits.mkdir()
     first = splits / "r1.json"
