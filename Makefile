@@ -110,8 +110,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Byte-code is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): the
+# suite starts hundreds of symcomp processes, which would each compile symcomp from source.
+# worksteal: an idle worker takes queued tests from the busy one (a few tests take a minute).
 unit: $(STAMP)
-	$(BIN)/pytest -n 2
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist worksteal
 
 test: lint typecheck unit
 
