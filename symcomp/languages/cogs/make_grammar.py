@@ -35,9 +35,22 @@ from symcomp.errors import GrammarError
 from symcomp.languages.cogs.irtg import Lexicon, read_lexicon, read_rules
 
 LOG = logging.getLogger(__name__)
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 ZIPF_A = 1.4  # SLOG's cogs-preprocess.py: zipf.pmf(k, 1.4) plus a uniform leftover
 SOURCE = "bingzhilee/SLOG@1c55df85006d58b842520c79dcb8e1b43df2836f generation_scripts/grammars"
+
+# Where COGS departs from SLOG's transcription of its grammar (IRTG rule: SLOG's weight, COGS's).
+# An animate direct object is a common noun, a common noun with a PP or a name: SLOG gives
+# .25/.25/.5, and every published COGS split has about a third of each (common / with PP / name:
+# train 0.329 / 0.334 / 0.337 of 2,461 animate objects, dev 0.359 / 0.324 / 0.317 of 290, test
+# 0.337 / 0.356 / 0.307 of 309), which deduplication cannot make of .5 (sampling SLOG's weights
+# with COGS's rejections gave names about 0.48). COGS's own grammar file is not
+# public; uniform thirds are its rule as the data shows it, not weights fitted to frequencies.
+COGS_WEIGHTS = {
+    "NP_animate_dobj -> Det N_common_animate_dobj": (0.25, 1 / 3),
+    "NP_animate_dobj -> Det N_common_animate_dobj PP_loc": (0.25, 1 / 3),
+    "NP_animate_dobj -> N_prop_dobj": (0.5, 1 / 3),
+}
 
 # IRTG grammar files: the main one and the structural generalisation cases (weight tables)
 TABLES = {
@@ -305,6 +318,33 @@ LARK = """\
 """
 
 
+def with_cogs_weights(
+    rules: Mapping[str, float], filename: str, *, strict: bool = True
+) -> dict[str, float]:
+    """The rules with :data:`COGS_WEIGHTS` in place of SLOG's weights where a rule has SLOG's
+    weight; a generalisation table's own weight (a PP forced, say) is kept. ``strict``: any other
+    weight is an error (the main grammar: the source is not the revision corrected).
+
+    >>> key = "NP_animate_dobj -> Det N_common_animate_dobj"
+    >>> with_cogs_weights({key: 0.25}, "main-grammar.irtg")[key]
+    0.3333333333333333
+    >>> with_cogs_weights({key: 0.0}, "recursion_pp_gen-grammar.irtg", strict=False)[key]
+    0.0
+    """
+    corrected = dict(rules)
+    for key, (slog, cogs) in COGS_WEIGHTS.items():
+        if key not in rules:
+            continue  # absent from this table: weight 0 there
+        if rules[key] == slog:
+            corrected[key] = cogs
+        elif strict:
+            raise GrammarError(
+                f"{filename}: {key} has weight {rules[key]}, not SLOG's {slog} that "
+                "COGS_WEIGHTS corrects; check the source revision."
+            )
+    return corrected
+
+
 def alias_weights(rules: Mapping[str, float]) -> dict[str, float]:
     """Each Lark alias's weight under one IRTG grammar (0 where a path's rule is absent)."""
     weights = {}
@@ -449,6 +489,7 @@ def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
         rules = read_rules(_read(irtg_dir / filename))
         if name == "main":
             check_same(rules, filename)
+        rules = with_cogs_weights(rules, filename, strict=name == "main")
         tables[name] = alias_weights(rules)
     outputs = {
         out_dir / "cogs.lark": lark_text(),
