@@ -193,7 +193,10 @@ def test_atoms_count_once_per_example_unless_told(run, pools, tmp_path):
     out = tmp_path / "random.json"
     assert run("split", "random", pools / "dag", "--seed", 2, "--out", out).exit_code == 0
     meta = read_split(out).meta
-    assert meta["features"]["atom_frequency"] == "example" and meta["measure_version"] == MEASURE_VERSION
+    assert (
+        meta["features"]["atom_frequency"] == "example"
+        and meta["measure_version"] == MEASURE_VERSION
+    )
     per_occurrence = json.loads(
         run("divergence", pools / "dag", out, "--atom-frequency", "occurrence", "--json").output
     )

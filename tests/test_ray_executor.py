@@ -102,8 +102,8 @@ def test_a_run_set_trained_through_ray_equals_local(cluster: Any, tmp_path: Path
     suite_from_splits(tmp_path / "pool", splits, suite, export=False)
     # one thread on both sides: a ray worker and this process would otherwise pick different
     # thread counts, and torch's parallel sums then differ in the last digits of a loss
-    settings = ("--preset", "tiny", "--set", "epochs=2", "--set", "dev_limit=5", "--device", "cpu")
-    settings += ("--set", "threads=1")
+    settings: tuple[str, ...] = ("--preset", "tiny", "--set", "epochs=2", "--set", "dev_limit=5")
+    settings += ("--set", "threads=1", "--device", "cpu")
     run("train", suite, "--model", "lstms2s", *settings, "--out", tmp_path / "local")
     run(
         "train",
