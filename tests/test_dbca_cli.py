@@ -28,7 +28,7 @@ def pools(tmp_path_factory):
     for name, extra in (("dag", ["--with-dag"]), ("plain", [])):
         result = runner.invoke(
             cli,
-            ["generate", "scan", "--n", "3000", "--seed", "1", "--out", str(folder / name), *extra],
+            ["generate", "scan", "--n", "1500", "--seed", "1", "--out", str(folder / name), *extra],
         )
         assert result.exit_code == 0, result.output
     return folder
@@ -44,8 +44,8 @@ def test_dbca_split_writes_a_measured_split(run, pools, tmp_path):
     result = run("split", "dbca", pools / "dag", "--rounds", 2, "--dev-frac", 0.05, "--out", out)
     assert result.exit_code == 0, result.output
     assert "wrote mcd split" in result.output and "D_C" in result.output
-    split = read_split(out, pool_size=3000)
-    assert (len(split.train), len(split.dev), len(split.test)) == (1200, 150, 300)
+    split = read_split(out, pool_size=1500)
+    assert (len(split.train), len(split.dev), len(split.test)) == (600, 75, 150)
     meta = split.meta
     assert meta["method"] == "mcd" and meta["seed"] == 0 and meta["target_met"] is True
     assert meta["parameters"]["max_da"] == 0.02 and meta["parameters"]["rounds"] == 2
@@ -60,7 +60,7 @@ def test_dbca_split_writes_a_measured_split(run, pools, tmp_path):
         "output_length_ratio",
     ):
         assert key in meta
-    assert meta["pool"]["examples"] == 3000 and len(meta["pool"]["sha256"]) == 64
+    assert meta["pool"]["examples"] == 1500 and len(meta["pool"]["sha256"]) == 64
     assert meta["features"]["weighting"] == "dbca"
     assert json.loads(out.read_text())["trainIdxs"] == list(split.train)
 
@@ -142,7 +142,7 @@ def test_bad_split_files_are_exit_two(run, pools, tmp_path):
     outside.write_text(json.dumps({"trainIdxs": [0, 1], "devIdxs": [], "testIdxs": [5000]}))
     result = run("divergence", pools / "plain", outside)
     no_traceback(result)
-    assert result.exit_code == 2 and "outside the pool of 3,000" in result.output
+    assert result.exit_code == 2 and "outside the pool of 1,500" in result.output
     overlap = tmp_path / "overlap.json"
     overlap.write_text(json.dumps({"trainIdxs": [0, 1], "devIdxs": [], "testIdxs": [1]}))
     result = run("divergence", pools / "plain", overlap)

@@ -1,6 +1,8 @@
 """Data made the way the published scripts of Yanaka et al. (2020) make it
 (symcomp/languages/monotonicity/yanaka_pipeline.py) parses completely, and symcomp's prover
-agrees with its gold labels except where a gold label is provably wrong."""
+(the default of ``symcomp verify``: derivations and built worlds first, the solvers by
+exception) agrees with its gold labels except where a gold label is provably wrong; its
+verdicts equal z3's wherever z3 decides (tests/test_constructive.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from symcomp.logic.backends import make_prover
 from symcomp.logic.prover import Label, Problem
 
 SCRIPTS = os.environ.get("SYMCOMP_YANAKA_SCRIPTS")  # a checkout's scripts/ folder, if any
-SAMPLE = 40  # pairs per file type proved (parsing covers every row)
+SAMPLE = 200  # pairs per file type proved (parsing covers every row)
 
 
 TYPES = pipeline.file_types(rows=600, seed=20)
@@ -50,7 +52,7 @@ def test_all_nine_hundred_depth_zero_sentences_parse(language):
 @pytest.mark.parametrize("name", list(TYPES))
 def test_gold_labels_agree_except_the_provably_wrong(language, name):
     axioms = read_axioms()
-    prover = make_prover("z3")
+    prover = make_prover("portfolio")
     rows = random.Random(name).sample(TYPES[name], SAMPLE)
     wrong: list[tuple[str, str, str, str, str]] = []
     for premise, hypothesis, gold, genre in rows:
@@ -58,19 +60,26 @@ def test_gold_labels_agree_except_the_provably_wrong(language, name):
             (("premise", language.meaning(premise)),), language.meaning(hypothesis), axioms
         )
         verdict = prover.prove(problem).label
-        if verdict is Label.UNKNOWN:
-            continue
+        assert verdict is not Label.UNKNOWN, (premise, hypothesis)
         agrees = (verdict is Label.ENTAILMENT) == (gold == "entailment")
         if not agrees:
             wrong.append((premise, hypothesis, gold, genre, verdict.value))
     # the published pipeline lets a noun recur in one sentence; then an embedded restriction
-    # can be vacuous, and a "neutral" pair is in fact an entailment (E agrees: see the docs)
+    # can be vacuous, and a "neutral" pair is in fact an entailment (E agrees: see the docs).
+    # It also lets a fronted adverb recur at the verb ("Quickly, few wolves dawdled quickly."):
+    # both modify the verb phrase (docs/monotonicity.md), so dropping the repeat keeps the meaning
     for premise, hypothesis, gold, _genre, found in wrong:
         assert gold == "neutral" and found == "ENTAILMENT", (premise, hypothesis)
-        assert pipeline.repeats_a_noun(premise) or pipeline.repeats_a_noun(hypothesis), (
-            premise,
-            hypothesis,
-        )
+        assert any(
+            pipeline.repeats_a_noun(text) or repeats_the_fronted_adverb(text)
+            for text in (premise, hypothesis)
+        ), (premise, hypothesis)
+
+
+def repeats_the_fronted_adverb(sentence: str) -> bool:
+    """Whether the sentence's fronted adverb ("Quickly, ...") occurs again in it."""
+    first, _comma, rest = sentence.partition(", ")
+    return bool(rest) and first.lower() in rest.rstrip(".").split()
 
 
 @pytest.mark.skipif(

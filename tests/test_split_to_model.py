@@ -25,11 +25,11 @@ def test_generate_split_dbca_train_evaluate_on_an_mcd_split(tmp_path: Path) -> N
 
     torch.set_num_threads(1)
     pool, split, suite, run = (tmp_path / name for name in ("scan", "mcd.json", "suite", "run"))
-    code, output = invoke("generate", "scan", "--all", "--out", pool)
+    code, output = invoke("generate", "scan", "--n", "5000", "--seed", "0", "--out", pool)
     assert code == 0, output
-    assert "20,910 scan examples" in output
+    assert "5,000 scan examples" in output
     code, output = invoke(
-        "split", "dbca", pool, "--train-frac", "0.05", "--test-frac", "0.02", "--rounds", "0",
+        "split", "dbca", pool, "--train-frac", "0.2", "--test-frac", "0.08", "--rounds", "0",
         "--candidates", "16", "--seeding", "off", "--out", split,
     )  # fmt: skip
     assert code == 0, output

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +22,33 @@ def run(*args: object) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+Tiny = Callable[[str], tuple[int, str, Path]]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Tiny:
+    """``reproduce PAPER --scale tiny``, run once per paper in this module: (exit code, output,
+    folder). Tests that change the folder work on a copy (:func:`copy_of`)."""
+    done: dict[str, tuple[int, str, Path]] = {}
+
+    def reproduce(paper: str) -> tuple[int, str, Path]:
+        if paper not in done:
+            out = tmp_path_factory.mktemp("tiny") / paper
+            code, text = run("reproduce", paper, "--scale", "tiny", "--out", out, "--device", "cpu")
+            done[paper] = (code, text, out)
+        return done[paper]
+
+    return reproduce
+
+
+def copy_of(folder: Path, tmp_path: Path) -> Path:
+    """A copy of a reproduction folder (modification times kept)."""
+    return Path(shutil.copytree(folder, tmp_path / folder.name))
+
+
 @pytest.mark.parametrize("paper", ["keysers2020", "coba", "hupkes2020", "neely2020", "yanaka2020"])
-def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tmp_path: Path) -> None:
-    out = tmp_path / paper
-    code, text = run("reproduce", paper, "--scale", "tiny", "--out", out, "--device", "cpu")
+def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tiny: Tiny) -> None:
+    code, text, out = tiny(paper)
     assert code == 0, text
     results = json.loads((out / "results.json").read_text())
     assert results["paper"] == paper and results["scale"] == "tiny"
@@ -44,10 +69,9 @@ def test_a_tiny_reproduction_writes_results_report_and_figures(paper: str, tmp_p
             assert "--scale small measures it" in text
 
 
-def test_the_tiny_keysers_reproduction_ends_in_a_finding_not_a_failure(tmp_path: Path) -> None:
+def test_the_tiny_keysers_reproduction_ends_in_a_finding_not_a_failure(tiny: Tiny) -> None:
     """Two levels (random, MCD) cannot show a trend: the demo's command says so."""
-    out = tmp_path / "k"
-    code, text = run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")
+    code, text, out = tiny("keysers2020")
     assert code == 0, text
     assert "NOT reproduced" not in text
     assert (
@@ -85,11 +109,10 @@ def test_keysers_correlates_over_every_level_up_to_the_mcd_split(tmp_path: Path)
     assert "D_C 0.830" in result["markdown"]
 
 
-def test_a_rerun_keeps_finished_runs(tmp_path: Path) -> None:
-    out = tmp_path / "k"
-    assert (
-        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
-    )
+def test_a_rerun_keeps_finished_runs(tiny: Tiny, tmp_path: Path) -> None:
+    code, text, finished = tiny("keysers2020")
+    assert code == 0, text
+    out = copy_of(finished, tmp_path)
     checkpoints = sorted(out.glob("runs/*/*/checkpoints/*.pt"))
     stamps = [p.stat().st_mtime_ns for p in checkpoints]
     assert (
@@ -98,11 +121,10 @@ def test_a_rerun_keeps_finished_runs(tmp_path: Path) -> None:
     assert [p.stat().st_mtime_ns for p in checkpoints] == stamps  # nothing trained again
 
 
-def test_an_interrupted_run_continues(tmp_path: Path) -> None:
-    out = tmp_path / "k"
-    assert (
-        run("reproduce", "keysers2020", "--scale", "tiny", "--out", out, "--device", "cpu")[0] == 0
-    )
+def test_an_interrupted_run_continues(tiny: Tiny, tmp_path: Path) -> None:
+    code, text, finished = tiny("keysers2020")
+    assert code == 0, text
+    out = copy_of(finished, tmp_path)
     first = sorted(out.glob("runs/*/*"))[0]
     finished = json.loads((first / "summary.json").read_text())
     (first / "summary.json").unlink()  # as if stopped before the end
