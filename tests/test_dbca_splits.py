@@ -20,7 +20,7 @@ from symcomp.errors import DataError
 @pytest.fixture(scope="module")
 def scan_subset():
     scan = symcomp.get_language("scan")
-    derivations = list(scan.enumerate())[::5]
+    derivations = list(scan.enumerate())[::10]
     texts = [" ".join(d.tokens) for d in derivations]
     return dag_features(Dag.from_tree(d.tree) for d in derivations), texts
 

@@ -138,26 +138,31 @@ def test_suite_overwrite_keeps_a_users_files(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
 
 
+# the smallest suite a built-in language writes (a second): what is checked is the suite writer
+TINY_SUITE = ("suite", "cogs", "--n-train", 20, "--n-dev", 0, "--n-test", 0, "--n-gen", 1)
+TINY_SUITE += ("--per-depth", 1, "--exposures-100", 1, "--no-export")
+
+
 def test_suite_overwrite_replaces_an_earlier_suite_only(tmp_path: Path) -> None:
-    out = tmp_path / "scan"
-    assert run("suite", "scan", "--out", out, "--no-export")[0] == 0
-    code, text = run("suite", "scan", "--out", out, "--no-export")
+    out = tmp_path / "suite"
+    assert run(*TINY_SUITE, "--out", out)[0] == 0
+    code, text = run(*TINY_SUITE, "--out", out)
     assert code == 2 and "already holds a suite; pass --overwrite" in text
-    assert run("suite", "scan", "--out", out, "--no-export", "--overwrite")[0] == 0
-    (out / "simple" / "mine.txt").write_text("mine")
-    code, text = run("suite", "scan", "--out", out, "--no-export", "--overwrite")
-    assert code == 2 and "simple/mine.txt" in text
-    assert (out / "simple" / "mine.txt").read_text() == "mine"
+    assert run(*TINY_SUITE, "--out", out, "--overwrite")[0] == 0
+    (out / "gen" / "mine.txt").write_text("mine")
+    code, text = run(*TINY_SUITE, "--out", out, "--overwrite")
+    assert code == 2 and "gen/mine.txt" in text
+    assert (out / "gen" / "mine.txt").read_text() == "mine"
 
 
 def test_suite_into_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     here = tmp_path / "here"
     here.mkdir()
     monkeypatch.chdir(here)
-    assert run("suite", "scan", "--out", ".", "--no-export")[0] == 0
+    assert run(*TINY_SUITE, "--out", ".")[0] == 0
     assert (here / "manifest.json").is_file() and Path.cwd() == here
-    assert run("suite", "scan", "--out", ".", "--no-export", "--overwrite")[0] == 0
-    assert (here / "simple" / "split.json").is_file()
+    assert run(*TINY_SUITE, "--out", ".", "--overwrite")[0] == 0
+    assert (here / "gen" / "split.json").is_file()
     assert [p.name for p in tmp_path.iterdir()] == ["here"]
 
 
