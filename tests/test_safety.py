@@ -139,8 +139,8 @@ def test_suite_overwrite_keeps_a_users_files(tmp_path: Path) -> None:
 
 
 # the smallest suite a built-in language writes (a second): what is checked is the suite writer
-TINY_SUITE = ("suite", "cogs", "--n-train", 20, "--n-dev", 0, "--n-test", 0, "--n-gen", 1)
-TINY_SUITE += ("--per-depth", 1, "--exposures-100", 1, "--no-export")
+TINY_SUITE: tuple[object, ...] = ("suite", "cogs", "--n-train", 20, "--n-dev", 0, "--n-test", 0)
+TINY_SUITE += ("--n-gen", 1, "--per-depth", 1, "--exposures-100", 1, "--no-export")
 
 
 def test_suite_overwrite_replaces_an_earlier_suite_only(tmp_path: Path) -> None:
