@@ -113,10 +113,17 @@ typecheck: $(STAMP)
 # Byte-code is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): the
 # suite starts hundreds of symcomp processes, which would each compile symcomp from source.
 # worksteal: an idle worker takes queued tests from the busy one (a few tests take a minute).
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist worksteal
 unit: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist worksteal
+	$(PYTEST)
 
-test: lint typecheck unit
+# mypy (one core) runs beside the tests (two workers): run one after the other, one core idled
+# through the whole type check. Its report is printed after the tests'; either failing fails.
+test: lint
+	@$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & types=$$!; \
+	$(PYTEST); unit=$$?; \
+	wait $$types; typed=$$?; echo "== mypy"; cat $(VENV)/mypy.log; \
+	test $$unit -eq 0 && test $$typed -eq 0
 
 # the development loop: everything but the tests marked slow (CI runs `make test`)
 quick: $(STAMP)
