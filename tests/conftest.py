@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,19 @@ PEERS = REPO.parent / "shared" / "peers"
 # tests/plugins is a third-party language installed only for the subprocesses of
 # test_third_party_language.py; collecting it would put its entry point on this process's path
 collect_ignore = ["plugins"]
+
+# Other processes share the cores (two test workers on two cores): one thread per process for
+# torch, OpenMP and BLAS, in the workers and in the symcomp processes tests start. Set before
+# torch is imported, so module- and session-scoped fixtures that train (they run before any
+# function-scoped fixture could lower the count) do not spin a second thread on a busy core.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+    if "torch" in sys.modules:  # imported by a plugin before this file: set it directly
+        sys.modules["torch"].set_num_threads(1)
 
 
 @pytest.fixture
