@@ -8,10 +8,18 @@ IRTG rule composes them (the underlying position: ``What did Liam give Owen ?`` 
 theme, recipient), not in the order the fillers surface.
 
 >>> from symcomp.core.registry import get_language
->>> get_language("slog").interpret("Who did Emma give the cake to ?")
-'* cake ( x _ 5 ) ; give . agent ( x _ 3 , Emma ) AND give . theme ( x _ 3 , x _ 5 ) AND give . recipient ( x _ 3 , ? )'
->>> get_language("slog").interpret("A cake that Liam found rolled .")
-'cake ( x _ 1 ) AND cake . nmod ( x _ 1 , x _ 4 ) AND find . agent ( x _ 4 , Liam ) AND find . theme ( x _ 4 , x _ 1 ) AND roll . theme ( x _ 5 , x _ 1 )'
+>>> slog = get_language("slog")
+>>> print(slog.interpret("Who did Emma give the cake to ?").replace(" AND ", "\\n"))
+* cake ( x _ 5 ) ; give . agent ( x _ 3 , Emma )
+give . theme ( x _ 3 , x _ 5 )
+give . recipient ( x _ 3 , ? )
+>>> print(slog.interpret("A cake that Liam found was held by Emma .").replace(" AND ", "\\n"))
+cake ( x _ 1 )
+cake . nmod ( x _ 1 , x _ 4 )
+find . agent ( x _ 4 , Liam )
+find . theme ( x _ 4 , x _ 1 )
+hold . theme ( x _ 6 , x _ 1 )
+hold . agent ( x _ 6 , Emma )
 """
 
 from __future__ import annotations
@@ -181,7 +189,8 @@ class SlogSemantics(CogsSemantics):
     def pp_iobj_common_pp(self, children: list[Part]) -> Phrase:
         def build(parts: Parts) -> Phrase:
             pp = _phrase(parts[3])
-            return modified(noun_phrase(parts[1:3]), pp.lemma, pp)
+            # noun_phrase counts from its first word: shift it past `to`
+            return modified(noun_phrase(parts[1:3]).shifted(1), pp.lemma, pp)
 
         return combine(children, build)
 
