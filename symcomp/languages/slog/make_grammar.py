@@ -74,6 +74,7 @@ LARK = """\
             | V_INF_TAKING "to" V_INF -> infinitival
             | V_DATIVE theme pp_iobj -> pp_dative
             | V_DATIVE iobj_plain theme -> double_object_dative
+            | V_DATIVE DET N_ANIMATE pp theme -> double_object_iobj_pp
             | V_CP_TAKING "that" sentence -> clausal_complement
 
 !vp_passive: "was" V_TRANSITIVE_PP -> passive_transitive
@@ -133,6 +134,7 @@ LARK = """\
 
 !agent: DET N_ANIMATE -> agent_common
       | N_PROPER -> agent_proper
+      | DET N_ANIMATE pp -> agent_common_pp
 
 !nsubjpass: DET N_ANIMATE -> nsubjpass_common
           | N_PROPER -> nsubjpass_proper
@@ -145,6 +147,7 @@ LARK = """\
 
 !unacc_subject: DET N_INANIMATE -> unacc_subject_common
               | DET N_INANIMATE pp -> unacc_subject_common_pp
+              | DET N_INANIMATE rc -> unacc_subject_common_rc
 
 !iobj: iobj_plain -> iobj_np
      | DET N_ANIMATE pp -> iobj_common_pp

@@ -176,10 +176,12 @@ class SlogSemantics(CogsSemantics):
     rc_recipient = _frame(2, ("agent", 1), ("theme", 3), ("recipient", GAP))
 
     nsubj_common_rc = nsubjpass_common_rc = nsubjpass_inanimate_common_rc = _noun_rc(0)
+    unacc_subject_common_rc = _noun_rc(0)
     iobj_common_rc = inanimate_common_rc = animate_common_rc = theme_common_rc = _noun_rc(0)
     row_animate_rc = row_inanimate_rc = _noun_rc(0)
     row_animate_pp = row_inanimate_pp = CogsSemantics._noun_pp
     agent_common = agent_proper = CogsSemantics._noun
+    agent_common_pp = CogsSemantics._noun_pp
 
     def iobj_common_pp(self, children: list[Part]) -> Phrase:
         return self._noun_pp(children)
@@ -193,6 +195,11 @@ class SlogSemantics(CogsSemantics):
             return modified(noun_phrase(parts[1:3]).shifted(1), pp.lemma, pp)
 
         return combine(children, build)
+
+    def double_object_iobj_pp(self, children: list[Part]) -> Phrase:
+        """``gave a girl in a room a cake``: the recipient with its PP, then the theme."""
+        recipient = self._noun_pp(children[1:4])
+        return self.double_object_dative([children[0], recipient, children[4]])
 
     # -- questions ---------------------------------------------------------------------------
 
