@@ -75,6 +75,7 @@ LARK = """\
             | V_DATIVE theme pp_iobj -> pp_dative
             | V_DATIVE iobj_plain theme -> double_object_dative
             | V_DATIVE DET N_ANIMATE pp theme -> double_object_iobj_pp
+            | V_DATIVE DET N_ANIMATE rc_t -> double_object_iobj_rc
             | V_CP_TAKING "that" sentence -> clausal_complement
 
 !vp_passive: "was" V_TRANSITIVE_PP -> passive_transitive
@@ -100,6 +101,60 @@ LARK = """\
    | "that" nsubj V_DATIVE pp_iobj_plain -> rc_theme_pp_dative
    | "that" nsubj V_DATIVE iobj_plain -> rc_theme_double_object
    | "that" nsubj V_DATIVE theme_plain "to" -> rc_recipient
+
+// a relative clause on a double-object recipient, and the theme after it: each `_t` rule is
+// the rule without `_t` with a theme at its right edge (`gave a girl that rolled a cake`: the
+// cake is the theme; LALR(1) cannot wait for the clause's end to see whether a theme follows)
+!rc_t: "that" vp_t -> rc_agent_t
+     | "that" V_UNACCUSATIVE theme_last -> rc_unaccusative_t
+     | "that" vp_passive_t -> rc_passive_t
+     | "that" vp_passive_dative_t -> rc_passive_recipient_t
+     | "that" nsubj V_TRANSITIVE theme_last -> rc_theme_transitive_t
+     | "that" nsubj V_OMISSIBLE theme_last -> rc_theme_omissible_t
+     | "that" nsubj V_UNACCUSATIVE theme_last -> rc_theme_unaccusative_t
+     | "that" nsubj V_DATIVE pp_iobj_plain theme_last -> rc_theme_pp_dative_t
+     | "that" nsubj V_DATIVE iobj_plain theme_last -> rc_theme_double_object_t
+     | "that" nsubj V_DATIVE theme_plain "to" theme_last -> rc_recipient_t
+
+!vp_t: V_UNERGATIVE theme_last -> unergative_t
+     | V_UNACCUSATIVE object_t -> unaccusative_transitive_t
+     | V_OMISSIBLE theme_last -> omitted_object_t
+     | V_OMISSIBLE object_t -> omissible_transitive_t
+     | V_TRANSITIVE object_t -> transitive_t
+     | V_INF_TAKING "to" V_INF theme_last -> infinitival_t
+     | V_DATIVE theme_plain pp_iobj_plain_t -> pp_dative_t
+     | V_DATIVE iobj_plain theme_plain theme_last -> double_object_dative_t
+     | V_CP_TAKING "that" sentence_t -> clausal_complement_t
+
+!sentence_t: nsubj vp_t -> agent_clause_t
+           | unacc_subject V_UNACCUSATIVE theme_last -> unaccusative_inanimate_t
+           | nsubj V_UNACCUSATIVE theme_last -> unaccusative_animate_t
+           | nsubjpass_inanimate vp_passive_t -> passive_clause_t
+           | nsubjpass vp_passive_dative_t -> passive_dative_clause_t
+
+!vp_passive_t: "was" V_TRANSITIVE_PP theme_last -> passive_transitive_t
+             | "was" V_TRANSITIVE_PP "by" agent theme_last -> passive_transitive_by_t
+             | "was" V_OMISSIBLE_PP theme_last -> passive_omissible_t
+             | "was" V_OMISSIBLE_PP "by" agent theme_last -> passive_omissible_by_t
+             | "was" V_UNACCUSATIVE_PP theme_last -> passive_unaccusative_t
+             | "was" V_UNACCUSATIVE_PP "by" agent theme_last -> passive_unaccusative_by_t
+             | "was" V_DATIVE_PP pp_iobj_plain_t -> passive_dative_t
+             | "was" V_DATIVE_PP pp_iobj_plain "by" agent theme_last -> passive_dative_by_t
+
+!vp_passive_dative_t: "was" V_DATIVE_PP theme_plain theme_last -> passive_recipient_t
+                    | "was" V_DATIVE_PP theme_plain "by" agent theme_last -> passive_recipient_by_t
+
+!pp_iobj_plain_t: "to" iobj_plain theme_last -> pp_iobj_plain_np_t
+                | "to" DET N_ANIMATE pp theme_last -> pp_iobj_common_pp_t
+
+!object_t: DET N_INANIMATE theme_last -> inanimate_common_t
+         | DET N_INANIMATE pp theme_last -> inanimate_common_pp_t
+         | DET N_ANIMATE theme_last -> animate_common_t
+         | DET N_ANIMATE pp theme_last -> animate_common_pp_t
+         | N_PROPER theme_last -> animate_proper_t
+
+!theme_last: DET N_INANIMATE -> theme_last_common
+           | DET N_INANIMATE pp -> theme_last_common_pp
 
 // questions: the wh-word is an argument; do-support takes the bare verb
 !question: wh vp_external -> wh_agent

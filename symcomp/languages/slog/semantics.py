@@ -25,6 +25,7 @@ hold . agent ( x _ 6 , Emma )
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from symcomp.languages.cogs.meaning import (
@@ -132,6 +133,28 @@ def _noun_rc(start: int) -> Method:
     return method
 
 
+@dataclass(frozen=True)
+class Trailing:
+    """A ``_t`` rule's meaning: the phrase of the rule without ``_t`` and the theme that
+    follows it (each counted from its own first token)."""
+
+    phrase: Phrase
+    theme: Phrase
+
+
+def _then_theme(base: str) -> Callable[[Any, list[Any]], Trailing]:
+    """The ``_t`` twin of the method ``base``: its last child is the theme or a nested
+    ``_t`` meaning, whose theme is passed up."""
+
+    def method(self: Any, children: list[Any]) -> Trailing:
+        *init, last = children
+        if isinstance(last, Trailing):
+            return Trailing(getattr(self, base)([*init, last.phrase]), last.theme)
+        return Trailing(getattr(self, base)(init), last)
+
+    return method
+
+
 class SlogSemantics(CogsSemantics):
     """The meaning of a SLOG tree (COGS's, with relative clauses, questions and rows of one
     noun phrase)."""
@@ -201,6 +224,17 @@ class SlogSemantics(CogsSemantics):
         recipient = self._noun_pp(children[1:4])
         return self.double_object_dative([children[0], recipient, children[4]])
 
+    def double_object_iobj_rc(self, children: list[Any]) -> Phrase:
+        """``gave a girl that slept the cake``: the recipient with its relative clause, then
+        the theme the clause's ``_t`` rules carried to the right edge."""
+        trailing = children[3]
+        assert isinstance(trailing, Trailing)
+        recipient = self.iobj_common_rc([children[1], children[2], trailing.phrase])
+        return self.double_object_dative([children[0], recipient, trailing.theme])
+
+    theme_last_common = CogsSemantics._noun
+    theme_last_common_pp = CogsSemantics._noun_pp
+
     # -- questions ---------------------------------------------------------------------------
 
     wh_agent = _wh_clause("agent")
@@ -214,3 +248,19 @@ class SlogSemantics(CogsSemantics):
     wh_long = _with_question(_frame(3, ("agent", 2), ("ccomp", 5)))
     wh_clause_theme = _frame(1, ("agent", 0), ("theme", GAP))
     wh_clause_complement = _frame(1, ("agent", 0), ("ccomp", 3))
+
+
+# the rules with a theme at their right edge (`_t`), one per rule they extend
+THEN_THEME = (
+    "rc_agent rc_unaccusative rc_passive rc_passive_recipient rc_theme_transitive"
+    " rc_theme_omissible rc_theme_unaccusative rc_theme_pp_dative rc_theme_double_object"
+    " rc_recipient unergative unaccusative_transitive omitted_object omissible_transitive"
+    " transitive infinitival pp_dative double_object_dative clausal_complement agent_clause"
+    " unaccusative_inanimate unaccusative_animate passive_clause passive_dative_clause"
+    " passive_transitive passive_transitive_by passive_omissible passive_omissible_by"
+    " passive_unaccusative passive_unaccusative_by passive_dative passive_dative_by"
+    " passive_recipient passive_recipient_by pp_iobj_plain_np pp_iobj_common_pp"
+    " inanimate_common inanimate_common_pp animate_common animate_common_pp animate_proper"
+).split()
+for _base in THEN_THEME:
+    setattr(SlogSemantics, f"{_base}_t", _then_theme(_base))
