@@ -86,9 +86,11 @@ LARK = """\
            | "was" V_UNACCUSATIVE_PP "by" agent -> passive_unaccusative_by
            | "was" V_DATIVE_PP pp_iobj -> passive_dative
            | "was" V_DATIVE_PP pp_iobj_plain "by" agent -> passive_dative_by
+           | "was" V_DATIVE_PP "to" DET N_ANIMATE rc_b -> passive_dative_iobj_rc_by
 
 !vp_passive_dative: "was" V_DATIVE_PP theme -> passive_recipient
                   | "was" V_DATIVE_PP theme_plain "by" agent -> passive_recipient_by
+                  | "was" V_DATIVE_PP DET N_INANIMATE rc_b -> passive_recipient_theme_rc_by
 
 // relative clauses: `that` and a clause with a gap; the head noun fills the gap's role
 !rc: "that" vp_external -> rc_agent
@@ -104,54 +106,10 @@ LARK = """\
 
 // a relative clause on a double-object recipient, and the theme after it: each `_t` rule is
 // the rule without `_t` with a theme at its right edge (`gave a girl that rolled a cake`: the
-// cake is the theme; LALR(1) cannot wait for the clause's end to see whether a theme follows)
-!rc_t: "that" vp_t -> rc_agent_t
-     | "that" V_UNACCUSATIVE theme_last -> rc_unaccusative_t
-     | "that" vp_passive_t -> rc_passive_t
-     | "that" vp_passive_dative_t -> rc_passive_recipient_t
-     | "that" nsubj V_TRANSITIVE theme_last -> rc_theme_transitive_t
-     | "that" nsubj V_OMISSIBLE theme_last -> rc_theme_omissible_t
-     | "that" nsubj V_UNACCUSATIVE theme_last -> rc_theme_unaccusative_t
-     | "that" nsubj V_DATIVE pp_iobj_plain theme_last -> rc_theme_pp_dative_t
-     | "that" nsubj V_DATIVE iobj_plain theme_last -> rc_theme_double_object_t
-     | "that" nsubj V_DATIVE theme_plain "to" theme_last -> rc_recipient_t
-
-!vp_t: V_UNERGATIVE theme_last -> unergative_t
-     | V_UNACCUSATIVE object_t -> unaccusative_transitive_t
-     | V_OMISSIBLE theme_last -> omitted_object_t
-     | V_OMISSIBLE object_t -> omissible_transitive_t
-     | V_TRANSITIVE object_t -> transitive_t
-     | V_INF_TAKING "to" V_INF theme_last -> infinitival_t
-     | V_DATIVE theme_plain pp_iobj_plain_t -> pp_dative_t
-     | V_DATIVE iobj_plain theme_plain theme_last -> double_object_dative_t
-     | V_CP_TAKING "that" sentence_t -> clausal_complement_t
-
-!sentence_t: nsubj vp_t -> agent_clause_t
-           | unacc_subject V_UNACCUSATIVE theme_last -> unaccusative_inanimate_t
-           | nsubj V_UNACCUSATIVE theme_last -> unaccusative_animate_t
-           | nsubjpass_inanimate vp_passive_t -> passive_clause_t
-           | nsubjpass vp_passive_dative_t -> passive_dative_clause_t
-
-!vp_passive_t: "was" V_TRANSITIVE_PP theme_last -> passive_transitive_t
-             | "was" V_TRANSITIVE_PP "by" agent theme_last -> passive_transitive_by_t
-             | "was" V_OMISSIBLE_PP theme_last -> passive_omissible_t
-             | "was" V_OMISSIBLE_PP "by" agent theme_last -> passive_omissible_by_t
-             | "was" V_UNACCUSATIVE_PP theme_last -> passive_unaccusative_t
-             | "was" V_UNACCUSATIVE_PP "by" agent theme_last -> passive_unaccusative_by_t
-             | "was" V_DATIVE_PP pp_iobj_plain_t -> passive_dative_t
-             | "was" V_DATIVE_PP pp_iobj_plain "by" agent theme_last -> passive_dative_by_t
-
-!vp_passive_dative_t: "was" V_DATIVE_PP theme_plain theme_last -> passive_recipient_t
-                    | "was" V_DATIVE_PP theme_plain "by" agent theme_last -> passive_recipient_by_t
-
-!pp_iobj_plain_t: "to" iobj_plain theme_last -> pp_iobj_plain_np_t
-                | "to" DET N_ANIMATE pp theme_last -> pp_iobj_common_pp_t
-
-!object_t: DET N_INANIMATE theme_last -> inanimate_common_t
-         | DET N_INANIMATE pp theme_last -> inanimate_common_pp_t
-         | DET N_ANIMATE theme_last -> animate_common_t
-         | DET N_ANIMATE pp theme_last -> animate_common_pp_t
-         | N_PROPER theme_last -> animate_proper_t
+// cake is the theme; LALR(1) cannot wait for the clause's end to see whether a theme follows);
+// `_b`: a by-phrase of the outer passive at the right edge of a relative clause
+{twins}
+!by_agent: "by" agent
 
 !theme_last: DET N_INANIMATE -> theme_last_common
            | DET N_INANIMATE pp -> theme_last_common_pp
@@ -163,8 +121,8 @@ LARK = """\
          | wh vp_passive_dative -> wh_passive_recipient
          | wh "did" nsubj lemma_transitive -> wh_theme
          | wh "did" nsubj V_DATIVE_LEMMA iobj_plain -> wh_theme_double_object
-         | wh "did" nsubj V_DATIVE_LEMMA pp_iobj_plain -> wh_theme_pp_dative
-         | wh "did" nsubj V_DATIVE_LEMMA theme_plain "to" -> wh_recipient
+         | wh "did" nsubj V_DATIVE_LEMMA pp_iobj -> wh_theme_pp_dative
+         | wh "did" nsubj V_DATIVE_LEMMA theme "to" -> wh_recipient
          | wh "did" nsubj V_CP_TAKING_LEMMA "that" wh_clause -> wh_long
 
 !wh_clause: nsubj verb_transitive -> wh_clause_theme
@@ -300,11 +258,109 @@ def lemmas(lexicon: Lexicon) -> dict[str, str]:
     return dict(sorted(table.items()))
 
 
+TWIN_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "rc",
+        (
+            ('"that" vp{s}', "rc_agent"),
+            ('"that" V_UNACCUSATIVE {last}', "rc_unaccusative"),
+            ('"that" vp_passive{s}', "rc_passive"),
+            ('"that" vp_passive_dative{s}', "rc_passive_recipient"),
+            ('"that" nsubj V_TRANSITIVE {last}', "rc_theme_transitive"),
+            ('"that" nsubj V_OMISSIBLE {last}', "rc_theme_omissible"),
+            ('"that" nsubj V_UNACCUSATIVE {last}', "rc_theme_unaccusative"),
+            ('"that" nsubj V_DATIVE pp_iobj_plain {last}', "rc_theme_pp_dative"),
+            ('"that" nsubj V_DATIVE iobj_plain {last}', "rc_theme_double_object"),
+            ('"that" nsubj V_DATIVE theme_plain "to" {last}', "rc_recipient"),
+        ),
+    ),
+    (
+        "vp",
+        (
+            ('V_UNERGATIVE {last}', "unergative"),
+            ('V_UNACCUSATIVE object{s}', "unaccusative_transitive"),
+            ('V_OMISSIBLE {last}', "omitted_object"),
+            ('V_OMISSIBLE object{s}', "omissible_transitive"),
+            ('V_TRANSITIVE object{s}', "transitive"),
+            ('V_INF_TAKING "to" V_INF {last}', "infinitival"),
+            ('V_DATIVE theme pp_iobj_plain{s}', "pp_dative"),
+            ('V_DATIVE iobj_plain theme_plain {last}', "double_object_dative"),
+            ('V_CP_TAKING "that" sentence{s}', "clausal_complement"),
+        ),
+    ),
+    (
+        "sentence",
+        (
+            ('nsubj vp{s}', "agent_clause"),
+            ('unacc_subject V_UNACCUSATIVE {last}', "unaccusative_inanimate"),
+            ('nsubj V_UNACCUSATIVE {last}', "unaccusative_animate"),
+            ('nsubjpass_inanimate vp_passive{s}', "passive_clause"),
+            ('nsubjpass vp_passive_dative{s}', "passive_dative_clause"),
+        ),
+    ),
+    (
+        "vp_passive",
+        (
+            ('"was" V_TRANSITIVE_PP {last}', "passive_transitive"),
+            ('"was" V_TRANSITIVE_PP "by" agent {last}', "passive_transitive_by"),
+            ('"was" V_OMISSIBLE_PP {last}', "passive_omissible"),
+            ('"was" V_OMISSIBLE_PP "by" agent {last}', "passive_omissible_by"),
+            ('"was" V_UNACCUSATIVE_PP {last}', "passive_unaccusative"),
+            ('"was" V_UNACCUSATIVE_PP "by" agent {last}', "passive_unaccusative_by"),
+            ('"was" V_DATIVE_PP pp_iobj_plain{s}', "passive_dative"),
+            ('"was" V_DATIVE_PP pp_iobj_plain "by" agent {last}', "passive_dative_by"),
+        ),
+    ),
+    (
+        "vp_passive_dative",
+        (
+            ('"was" V_DATIVE_PP theme_plain {last}', "passive_recipient"),
+            ('"was" V_DATIVE_PP theme_plain "by" agent {last}', "passive_recipient_by"),
+        ),
+    ),
+    (
+        "pp_iobj_plain",
+        (
+            ('"to" iobj_plain {last}', "pp_iobj_plain_np"),
+            ('"to" DET N_ANIMATE pp {last}', "pp_iobj_common_pp"),
+        ),
+    ),
+    (
+        "object",
+        (
+            ('DET N_INANIMATE {last}', "inanimate_common"),
+            ('DET N_INANIMATE pp {last}', "inanimate_common_pp"),
+            ('DET N_ANIMATE {last}', "animate_common"),
+            ('DET N_ANIMATE pp {last}', "animate_common_pp"),
+            ('N_PROPER {last}', "animate_proper"),
+        ),
+    ),
+)
+# the `_b` twins (a by-phrase at the right edge) leave out the passives without `by`: `was
+# held by Emma` is their `_by` rule, so the by-phrase goes to the inner verb
+WITHOUT_BY = frozenset(
+    ["passive_transitive", "passive_omissible", "passive_unaccusative", "passive_dative"]
+    + ["passive_recipient"]
+)
+
+
+def twins(suffix: str, last: str, skip: frozenset[str] = frozenset()) -> str:
+    """The ``_t`` or ``_b`` rules: each rule of :data:`TWIN_RULES` with ``last`` at its right
+    edge, the alternatives named in ``skip`` left out."""
+    rules = []
+    for name, alternatives in TWIN_RULES:
+        kept = [(rhs, alias) for rhs, alias in alternatives if alias not in skip]
+        lines = [f"{rhs.format(s=suffix, last=last)} -> {alias}{suffix}" for rhs, alias in kept]
+        rules.append(f"!{name}{suffix}: " + "\n    | ".join(lines))
+    return "\n\n".join(rules) + "\n"
+
+
 def lark_text(terminals: Sequence[str]) -> str:
     """The grammar text (rules as above, one pattern terminal per lexical class)."""
     lines = "\n".join(f"{name}: /[A-Za-z]+/" for name in terminals)
     primitives = "\n           | ".join(f"{t} -> {a}" for a, t in PRIMITIVES.items())
-    return LARK.format(source=SOURCE, terminals=lines, primitives=primitives)
+    twin_text = twins("_t", "theme_last") + "\n" + twins("_b", "by_agent", WITHOUT_BY)
+    return LARK.format(source=SOURCE, terminals=lines, primitives=primitives, twins=twin_text)
 
 
 def _toml_value(value: object) -> str:

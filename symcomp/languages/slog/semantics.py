@@ -232,6 +232,25 @@ class SlogSemantics(CogsSemantics):
         recipient = self.iobj_common_rc([children[1], children[2], trailing.phrase])
         return self.double_object_dative([children[0], recipient, trailing.theme])
 
+    def passive_dative_iobj_rc_by(self, children: list[Any]) -> Phrase:
+        """``was given to a girl that slept by Emma``: the by-phrase is the outer verb's."""
+        trailing = children[5]
+        assert isinstance(trailing, Trailing)
+        recipient = self.iobj_common_rc([children[3], children[4], trailing.phrase])
+        to_recipient = self.pp_iobj([children[2], recipient])
+        return self.passive_dative_by([children[0], children[1], to_recipient, trailing.theme])
+
+    def passive_recipient_theme_rc_by(self, children: list[Any]) -> Phrase:
+        """``was lent a cake that Liam held by Emma``: the by-phrase is the outer verb's."""
+        trailing = children[4]
+        assert isinstance(trailing, Trailing)
+        theme = self.theme_common_rc([children[2], children[3], trailing.phrase])
+        return self.passive_recipient_by([children[0], children[1], theme, trailing.theme])
+
+    def by_agent(self, children: list[Part]) -> Phrase:
+        """``by`` and the agent (its length counts ``by``)."""
+        return combine(children, lambda parts: _phrase(parts[1]))
+
     theme_last_common = CogsSemantics._noun
     theme_last_common_pp = CogsSemantics._noun_pp
 
@@ -250,7 +269,8 @@ class SlogSemantics(CogsSemantics):
     wh_clause_complement = _frame(1, ("agent", 0), ("ccomp", 3))
 
 
-# the rules with a theme at their right edge (`_t`), one per rule they extend
+# the rules with a theme (`_t`) or a by-phrase (`_b`) at their right edge, one per rule they
+# extend
 THEN_THEME = (
     "rc_agent rc_unaccusative rc_passive rc_passive_recipient rc_theme_transitive"
     " rc_theme_omissible rc_theme_unaccusative rc_theme_pp_dative rc_theme_double_object"
@@ -264,3 +284,4 @@ THEN_THEME = (
 ).split()
 for _base in THEN_THEME:
     setattr(SlogSemantics, f"{_base}_t", _then_theme(_base))
+    setattr(SlogSemantics, f"{_base}_b", _then_theme(_base))  # a by-phrase, not a theme
