@@ -277,25 +277,25 @@ TWIN_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "vp",
         (
-            ('V_UNERGATIVE {last}', "unergative"),
-            ('V_UNACCUSATIVE object{s}', "unaccusative_transitive"),
-            ('V_OMISSIBLE {last}', "omitted_object"),
-            ('V_OMISSIBLE object{s}', "omissible_transitive"),
-            ('V_TRANSITIVE object{s}', "transitive"),
+            ("V_UNERGATIVE {last}", "unergative"),
+            ("V_UNACCUSATIVE object{s}", "unaccusative_transitive"),
+            ("V_OMISSIBLE {last}", "omitted_object"),
+            ("V_OMISSIBLE object{s}", "omissible_transitive"),
+            ("V_TRANSITIVE object{s}", "transitive"),
             ('V_INF_TAKING "to" V_INF {last}', "infinitival"),
-            ('V_DATIVE theme pp_iobj_plain{s}', "pp_dative"),
-            ('V_DATIVE iobj_plain theme_plain {last}', "double_object_dative"),
+            ("V_DATIVE theme pp_iobj_plain{s}", "pp_dative"),
+            ("V_DATIVE iobj_plain theme_plain {last}", "double_object_dative"),
             ('V_CP_TAKING "that" sentence{s}', "clausal_complement"),
         ),
     ),
     (
         "sentence",
         (
-            ('nsubj vp{s}', "agent_clause"),
-            ('unacc_subject V_UNACCUSATIVE {last}', "unaccusative_inanimate"),
-            ('nsubj V_UNACCUSATIVE {last}', "unaccusative_animate"),
-            ('nsubjpass_inanimate vp_passive{s}', "passive_clause"),
-            ('nsubjpass vp_passive_dative{s}', "passive_dative_clause"),
+            ("nsubj vp{s}", "agent_clause"),
+            ("unacc_subject V_UNACCUSATIVE {last}", "unaccusative_inanimate"),
+            ("nsubj V_UNACCUSATIVE {last}", "unaccusative_animate"),
+            ("nsubjpass_inanimate vp_passive{s}", "passive_clause"),
+            ("nsubjpass vp_passive_dative{s}", "passive_dative_clause"),
         ),
     ),
     (
@@ -328,19 +328,24 @@ TWIN_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "object",
         (
-            ('DET N_INANIMATE {last}', "inanimate_common"),
-            ('DET N_INANIMATE pp {last}', "inanimate_common_pp"),
-            ('DET N_ANIMATE {last}', "animate_common"),
-            ('DET N_ANIMATE pp {last}', "animate_common_pp"),
-            ('N_PROPER {last}', "animate_proper"),
+            ("DET N_INANIMATE {last}", "inanimate_common"),
+            ("DET N_INANIMATE pp {last}", "inanimate_common_pp"),
+            ("DET N_ANIMATE {last}", "animate_common"),
+            ("DET N_ANIMATE pp {last}", "animate_common_pp"),
+            ("N_PROPER {last}", "animate_proper"),
         ),
     ),
 )
 # the `_b` twins (a by-phrase at the right edge) leave out the passives without `by`: `was
 # held by Emma` is their `_by` rule, so the by-phrase goes to the inner verb
 WITHOUT_BY = frozenset(
-    ["passive_transitive", "passive_omissible", "passive_unaccusative", "passive_dative"]
-    + ["passive_recipient"]
+    {
+        "passive_transitive",
+        "passive_omissible",
+        "passive_unaccusative",
+        "passive_dative",
+        "passive_recipient",
+    }
 )
 
 

@@ -40,6 +40,7 @@ from symcomp.languages.cogs.meaning import (
     verb,
 )
 from symcomp.languages.cogs.semantics import CogsSemantics
+from symcomp.languages.slog.make_grammar import TWIN_RULES
 
 GAP = "\x00gap"  # the argument a relative clause or an embedded question leaves open
 WH = "?"  # a wh-word's referent in both output formats
@@ -271,17 +272,7 @@ class SlogSemantics(CogsSemantics):
 
 # the rules with a theme (`_t`) or a by-phrase (`_b`) at their right edge, one per rule they
 # extend
-THEN_THEME = (
-    "rc_agent rc_unaccusative rc_passive rc_passive_recipient rc_theme_transitive"
-    " rc_theme_omissible rc_theme_unaccusative rc_theme_pp_dative rc_theme_double_object"
-    " rc_recipient unergative unaccusative_transitive omitted_object omissible_transitive"
-    " transitive infinitival pp_dative double_object_dative clausal_complement agent_clause"
-    " unaccusative_inanimate unaccusative_animate passive_clause passive_dative_clause"
-    " passive_transitive passive_transitive_by passive_omissible passive_omissible_by"
-    " passive_unaccusative passive_unaccusative_by passive_dative passive_dative_by"
-    " passive_recipient passive_recipient_by pp_iobj_plain_np pp_iobj_common_pp"
-    " inanimate_common inanimate_common_pp animate_common animate_common_pp animate_proper"
-).split()
+THEN_THEME = [alias for _rule, alternatives in TWIN_RULES for _rhs, alias in alternatives]
 for _base in THEN_THEME:
     setattr(SlogSemantics, f"{_base}_t", _then_theme(_base))
     setattr(SlogSemantics, f"{_base}_b", _then_theme(_base))  # a by-phrase, not a theme
