@@ -25,7 +25,7 @@ hold . agent ( x _ 6 , Emma )
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from symcomp.languages.cogs.meaning import (
@@ -162,7 +162,11 @@ class SlogSemantics(CogsSemantics):
 
     def render(self, meaning: Any) -> str:
         """The meaning in this semantics' output format, nouns as written (SLOG keeps ``TV``
-        where COGS writes ``tv``)."""
+        where COGS writes ``tv``); a row of one noun phrase as a clause's conjuncts (what
+        SLOG's converter writes: ``cat ( x _ 1 ) AND cat . nmod . beside ( x _ 1 , x _ 4 )``).
+        """
+        if meaning.kind == "np" and self.output != "varfree":
+            meaning = replace(meaning, kind="event")
         text = super().render(meaning)
         cased = {word.lower(): word for _, word, _ in meaning.mentions if word != word.lower()}
         if not cased or self.output != "cogs":
