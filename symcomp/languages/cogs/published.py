@@ -37,9 +37,9 @@ def importer() -> SuiteImporter:
     return SuiteImporter(SOURCE, import_published)
 
 
-def read_rows(path: Path) -> list[tuple[int, str, str, str]]:
+def read_rows(path: Path, dataset: str = "COGS") -> list[tuple[int, str, str, str]]:
     """(line, sentence, logical form, category) of a published file; a line without exactly
-    three TAB-separated columns is an error naming the file and line."""
+    three TAB-separated columns is an error naming the file, the line and ``dataset``."""
     rows = []
     try:
         text = path.read_text(encoding="utf-8")
@@ -51,7 +51,7 @@ def read_rows(path: Path) -> list[tuple[int, str, str, str]]:
         columns = line.split("\t")
         if len(columns) != 3:
             raise DataError(
-                f"{path}:{number}: {len(columns)} columns; COGS files have three, "
+                f"{path}:{number}: {len(columns)} columns; {dataset} files have three, "
                 f"sentence<TAB>logical form<TAB>category."
             )
         rows.append((number, columns[0], columns[1], columns[2]))

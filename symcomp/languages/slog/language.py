@@ -16,6 +16,7 @@ from functools import cache
 
 from symcomp.core.language import Language
 from symcomp.core.resources import grammar_file, load_grammar
+from symcomp.core.suite_builder import SuiteImporter
 from symcomp.errors import DataError
 from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.language import Cogs
@@ -41,6 +42,12 @@ class Slog(Cogs):
     def suite_builder(self) -> None:  # type: ignore[override]
         """No ``symcomp suite slog`` yet (the generalisation cases' weight tables come next)."""
         return None
+
+    def suite_importer(self) -> SuiteImporter:
+        """``symcomp suite import slog`` (:mod:`symcomp.languages.slog.published`)."""
+        from symcomp.languages.slog.published import importer
+
+        return importer()
 
 
 def with_output(language: Language, output: str) -> Language:
