@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,9 @@ from symcomp.cli.app import (
     in_flags,
     quiet,
 )
+
+if TYPE_CHECKING:
+    from symcomp.core.suite_builder import SuiteImporter
 
 
 class SuiteGroup(SymcompGroup):
@@ -115,7 +118,7 @@ def _import_command() -> click.Command:
     )
 
 
-def _importer(language: str) -> Any:
+def _importer(language: str) -> SuiteImporter:
     from symcomp.core.registry import available, get_language
 
     importer = get_language(language).suite_importer()

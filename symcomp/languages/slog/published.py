@@ -105,7 +105,11 @@ CATEGORIES = frozenset(
 
 
 def importer() -> SuiteImporter:
-    """``symcomp suite import slog``."""
+    """``symcomp suite import slog``: SLOG's data folder, written in one of :data:`OUTPUTS`.
+
+    >>> importer().outputs
+    ('cogs', 'varfree')
+    """
     return SuiteImporter(SOURCE, import_published, outputs=OUTPUTS)
 
 
@@ -134,23 +138,23 @@ def import_published(
     if output not in OUTPUTS:
         raise DataError(f"unknown SLOG output {output!r}; choose from {', '.join(OUTPUTS)}.")
     base = get_language("slog")
-    paths = {name: find_file(source, name, output) for name in PARTS}
+    paths = {name: _find_file(source, name, output) for name in PARTS}
     parts = []
     for name, path in paths.items():
         say(f"reading {path.relative_to(source)}")
-        parts.append(read_part(base, name, path, output))
+        parts.append(_read_part(base, name, path, output))
     return _write(base, source, out, output, parts, overwrite)
 
 
-def find_file(source: Path, part: str, output: str) -> Path:
+def _find_file(source: Path, part: str, output: str) -> Path:
     """The published file of ``part``: the one in ``output`` when there is one."""
-    candidates = _candidates(source, part, output)
-    for path in candidates:
+    paths = candidates(source, part, output)
+    for path in paths:
         if path.is_file():
             return path
     if not source.is_dir():
         raise DataError(f"{source}: no such folder; give {SOURCE}.")
-    names = " or ".join(str(path.relative_to(source)) for path in candidates)
+    names = " or ".join(path.relative_to(source).as_posix() for path in paths)
     if part == "gen" and (source / f"{GEN_FOLDER}.zip").is_file():
         raise DataError(
             f"{source}: no {names}; unpack {GEN_FOLDER}.zip there first (it is "
@@ -160,7 +164,14 @@ def find_file(source: Path, part: str, output: str) -> Path:
     raise DataError(f"{source}: no {names}; give {SOURCE}.")
 
 
-def _candidates(source: Path, part: str, output: str) -> list[Path]:
+def candidates(source: Path, part: str, output: str) -> list[Path]:
+    """The files that may hold ``part`` in SLOG's folder ``source``, the one in ``output`` first.
+
+    >>> [path.as_posix() for path in candidates(Path("data"), "dev", "varfree")]
+    ['data/varfree_LF/dev.tsv', 'data/cogs_LF/dev.tsv']
+    >>> [path.as_posix() for path in candidates(Path("data"), "train", "cogs")]
+    ['data/varfree_LF/train.tsv']
+    """
     formats = sorted(OUTPUTS, key=lambda name: name != output)  # the suite's format first
     if part == "gen":
         return [source / GEN_FOLDER / GEN_FILES[name] for name in formats]
@@ -169,7 +180,7 @@ def _candidates(source: Path, part: str, output: str) -> list[Path]:
     return [source / FOLDERS[name] / f"{part}.tsv" for name in formats]
 
 
-def read_part(base: Language, name: str, path: Path, output: str) -> _Part:
+def _read_part(base: Language, name: str, path: Path, output: str) -> _Part:
     """The records of one published file, checked against the grammar, in format ``output``."""
     rows = read_rows(path, "SLOG")
     if not rows:
