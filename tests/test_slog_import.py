@@ -270,6 +270,17 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     assert not (tmp_path / "suite").exists()
 
 
+def test_a_file_not_in_utf8_is_named_with_its_line(tmp_path: Path) -> None:
+    source = _published(tmp_path / "data")
+    (source / "cogs_LF" / "dev.tsv").write_bytes(
+        b"Liam ran .\trun . agent ( x _ 1 , Liam )\tin_distribution\nLiam ran \xff .\n"
+    )
+    code, output = _import(source, tmp_path / "suite")
+    assert code == 2
+    assert "cogs_LF/dev.tsv:2: not UTF-8 text (byte 0xff)" in " ".join(output.split())
+    assert not (tmp_path / "suite").exists()
+
+
 def test_a_zip_not_unpacked_says_to_unpack_it(tmp_path: Path) -> None:
     source = _published(tmp_path / "data")
     for path in (source / "generalization_sets").iterdir():

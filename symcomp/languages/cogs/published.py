@@ -45,6 +45,12 @@ def read_rows(path: Path, dataset: str = "COGS") -> list[tuple[int, str, str, st
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise DataError(f"{path}: cannot read ({error.strerror or error}).") from None
+    except UnicodeDecodeError as error:
+        bad_line = error.object[: error.start].count(b"\n") + 1
+        raise DataError(
+            f"{path}:{bad_line}: not UTF-8 text (byte {error.object[error.start]:#04x}); give the "
+            f"published file unchanged, or convert it (e.g. iconv -f latin1 -t utf-8)."
+        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
