@@ -281,6 +281,17 @@ def test_a_file_not_in_utf8_is_named_with_its_line(tmp_path: Path) -> None:
     assert not (tmp_path / "suite").exists()
 
 
+def test_a_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+    source = _published(tmp_path / "data")
+    outside = tmp_path / "elsewhere.tsv"
+    (source / "cogs_LF" / "dev.tsv").rename(outside)
+    (source / "cogs_LF" / "dev.tsv").symlink_to(outside)
+    code, output = _import(source, tmp_path / "suite")
+    assert code == 2
+    assert "dev.tsv leads out of" in " ".join(output.split())
+    assert not (tmp_path / "suite").exists()
+
+
 def test_a_zip_not_unpacked_says_to_unpack_it(tmp_path: Path) -> None:
     source = _published(tmp_path / "data")
     for path in (source / "generalization_sets").iterdir():

@@ -24,6 +24,7 @@ names its ``category``, and a gen record its ``group``: the 17 cases as SLOG gro
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from symcomp._util import Record
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.suite_builder import SuiteImporter
+from symcomp.data.safe_paths import resolves_inside
 from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
 from symcomp.languages.cogs.published import read_rows
@@ -151,7 +153,7 @@ def _find_file(source: Path, part: str, output: str) -> Path:
     paths = candidates(source, part, output)
     for path in paths:
         if path.is_file():
-            return path
+            return _inside(source, path)
     if not source.is_dir():
         raise DataError(f"{source}: no such folder; give {SOURCE}.")
     names = " or ".join(path.relative_to(source).as_posix() for path in paths)
@@ -162,6 +164,17 @@ def _find_file(source: Path, part: str, output: str) -> Path:
             f"{source / GEN_FOLDER} holds the gen files."
         )
     raise DataError(f"{source}: no {names}; give {SOURCE}.")
+
+
+def _inside(source: Path, path: Path) -> Path:
+    # a published folder is data: a symbolic link must not lead the import out of it
+    if not resolves_inside(source, path):
+        raise DataError(
+            f"{path} leads out of {source} (symbolic links resolve it to "
+            f"{os.path.realpath(path)}); symcomp imports only files inside the folder. "
+            f"Copy the file into the folder instead of linking it."
+        )
+    return path
 
 
 def candidates(source: Path, part: str, output: str) -> list[Path]:
