@@ -16,6 +16,7 @@ from functools import cache
 
 from symcomp.core.language import Language
 from symcomp.core.resources import grammar_file, load_grammar
+from symcomp.core.suite_builder import SuiteBuilder
 from symcomp.errors import DataError
 from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.language import Cogs
@@ -38,9 +39,11 @@ class Slog(Cogs):
         """The language writing ``output`` (:func:`with_output`)."""
         return with_output(self, output)
 
-    def suite_builder(self) -> None:  # type: ignore[override]
-        """No ``symcomp suite slog`` yet (the generalisation cases' weight tables come next)."""
-        return None
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite slog`` (:mod:`symcomp.languages.slog.suite`)."""
+        from symcomp.languages.slog.suite import suite_builder
+
+        return suite_builder()
 
 
 def with_output(language: Language, output: str) -> Language:
