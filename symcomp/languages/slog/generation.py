@@ -11,14 +11,16 @@ twice) and ``forced`` (a COGS target written into its slot, for the exposure row
 >>> from symcomp.core.registry import get_language
 >>> drawer = SlogDrawer(get_language("slog"), seed=1)
 >>> [s.text for s in drawer.take(2, "center_embed_2")]  # doctest: +NORMALIZE_WHITESPACE
-['A girl rolled the mother that the frog that Liam rolled adored .',
- 'Isabella called a frog that a boy that the teacher touched changed .']
+['The dog froze a cake that a creature that the girl liked ate .',
+ 'Charlotte rolled a spoon that the donkey that Emma shortened appreciated .']
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +33,7 @@ from symcomp.core.resources import grammar_file
 from symcomp.core.sampler import Rejected
 from symcomp.errors import SymcompError
 from symcomp.languages.cogs.generation import Drawer
+from symcomp.languages.slog.deep import all_distinct, fewest_nouns
 
 KINDS = ("pp", "cp", "cemb")
 DEFAULT_WINDOW = (0, 2)  # SLOG's README runs Alto with 0-2 for every kind
@@ -83,6 +86,20 @@ def rule_tables() -> RuleTables:
     return RuleTables(data["start"], markers, data["words"], tables)
 
 
+@dataclass(frozen=True)
+class DeepPart:
+    """A deep part's noun preterminals (to their terminal), the terminals' word
+    probabilities, and the bound on the chance that a structure's nouns differ."""
+
+    terminal_of: Mapping[str, str]
+    probabilities: Mapping[str, tuple[float, ...]]
+    bound: float
+
+
+def _reachable(rules: Mapping[str, Any], category: str) -> bool:
+    return any(category in rhs for _cumulative, sides in rules.values() for rhs in sides)
+
+
 def _pick(rng: random.Random, cumulative: list[float]) -> int:
     point = rng.random() * cumulative[-1]
     for index, bound in enumerate(cumulative):
@@ -102,6 +119,7 @@ class SlogDrawer(Drawer):
         self.rng = random.Random(f"symcomp-slog:{seed}")
         self.parts: dict[str, Draw] = dict(draws or DRAWS)
         self.rules = rule_tables()
+        self._deep_parts: dict[tuple[str, tuple[Any, ...]], DeepPart | None] = {}
 
     def tree(self, table: str, require: frozenset[str] | None = None) -> Tree[Any] | None:
         """One sentence of the part ``table`` parsed, or None (the rejection counted);
@@ -121,18 +139,27 @@ class SlogDrawer(Drawer):
             return None
 
     def words(self, part: Draw) -> list[str]:
-        """The words of one derivation of the part's table, inside its windows."""
+        """The words of one derivation of the part's table, inside its windows, no noun twice
+        (a deep part: :meth:`deep_words`)."""
+        deep = self._deep(part)
+        if deep is not None:
+            return self.deep_words(part, deep)
+        nouns: set[str] = set()
+        return self._derive(part, lambda category: self._new_word(category, nouns))
+
+    def _derive(self, part: Draw, leaf: Callable[[str], str]) -> list[str]:
+        """One derivation of the part's table inside its windows, ``leaf`` of each
+        preterminal in order (a word, or the preterminal itself for a structure)."""
         rules = self.rules.tables[part.table]
         maxima = tuple(part.window(kind)[1] for kind in KINDS)
         deepest = [0] * len(KINDS)
         words: list[str] = []
-        nouns: set[str] = set()
         stack: list[tuple[str, tuple[int, ...]]] = [(self.rules.start, (0,) * len(KINDS))]
         expanded = 0
         while stack:
             symbol, depths = stack.pop()
             if symbol not in rules:
-                words.append(self._new_word(symbol, nouns))
+                words.append(leaf(symbol))
                 continue
             expanded += 1
             if expanded > MAX_RULES:
@@ -159,6 +186,58 @@ class SlogDrawer(Drawer):
                     raise Rejected(f"{kind}_depth_above")  # Alto's window, checked early
             new.append(depth)
         return tuple(new)
+
+    def deep_words(self, part: Draw, deep: DeepPart) -> list[str]:
+        """A deep part's words in two steps, exactly as Alto's distribution
+        (:mod:`symcomp.languages.slog.deep`): a structure accepted with the chance that its
+        nouns differ (over the bound), then its nouns redrawn together until they differ."""
+        slots = self._derive(part, lambda category: category)
+        counts = Counter(deep.terminal_of[c] for c in slots if c in deep.terminal_of)
+        chance = math.prod(all_distinct(deep.probabilities[t], k) for t, k in counts.items())
+        if self.rng.random() * deep.bound >= chance:
+            raise Rejected("repeated_nouns")
+        words = [self.word(c) if c not in deep.terminal_of else "" for c in slots]
+        nouns = [i for i, c in enumerate(slots) if c in deep.terminal_of]
+        while True:
+            drawn = [self.word(slots[i]) for i in nouns]
+            if len(set(drawn)) == len(drawn):
+                break
+        for index, word in zip(nouns, drawn, strict=True):
+            words[index] = word
+        return words
+
+    def _deep(self, part: Draw) -> DeepPart | None:
+        """What a deep part needs (None for the others): a part with a minimum depth whose
+        noun terminals share no word (there the distinct-nouns chance factorises)."""
+        key = (part.table, tuple(sorted(part.windows.items())))
+        if key not in self._deep_parts:
+            self._deep_parts[key] = self._deep_part(part)
+        return self._deep_parts[key]
+
+    def _deep_part(self, part: Draw) -> DeepPart | None:
+        least = max(KINDS, key=lambda kind: part.window(kind)[0])
+        if part.window(least)[0] == 0:
+            return None
+        rules = self.rules.tables[part.table]
+        terminal_of = {
+            c: str(source["terminal"])
+            for c, source in self.rules.words.items()
+            if source.get("terminal") in self._noun_terminals() and _reachable(rules, c)
+        }
+        sidecar = self.language.grammar.sidecar
+        words = {t: set(sidecar.lexicon[t]) for t in set(terminal_of.values())}
+        if any(words[a] & words[b] for a in words for b in words if a < b):
+            return None
+        probabilities = {t: tuple(sidecar.lexicon_weights[t]) for t in words}
+        fewest = fewest_nouns(
+            rules, self.rules.start, terminal_of, self.rules.markers[least], part.window(least)[0]
+        )
+        bound = math.prod(all_distinct(probabilities[t], k) for t, k in fewest.items())
+        return DeepPart(terminal_of, probabilities, bound)
+
+    def _noun_terminals(self) -> frozenset[str]:
+        sidecar = self.language.grammar.sidecar
+        return frozenset(t for group in sidecar.distinct.values() for t in group)
 
     def word(self, category: str) -> str:
         """A word of an IRTG preterminal: a slog.lark terminal's (its sidecar weights) or one

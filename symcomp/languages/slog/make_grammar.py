@@ -16,8 +16,11 @@ filler surfaces.
 
 The words are ``lexicon.irtg``'s (read with :func:`symcomp.languages.cogs.irtg.read_lexicon`),
 Zipf(1.4) over list order, with SLOG's spelling ``lent``; COGS's generalisation targets (in
-SLOG's train through COGS's exposure rows) are ``unsampled`` words. Weight tables (the 17
-generalisation cases) are not written yet: the main table samples alternatives uniformly.
+SLOG's train through COGS's exposure rows) are ``unsampled`` words. The sidecar's main table
+is COGS's weights on the alternatives ``slog.lark`` shares with ``cogs.lark`` (SLOG's own at 0);
+SLOG's parts and gen cases are drawn from their IRTG grammars' rules, which
+:mod:`symcomp.languages.slog.tables` writes to ``slog.tables.json`` (why not weight tables over
+``slog.lark``: that module's docstring).
 """
 
 from __future__ import annotations

@@ -232,13 +232,13 @@ def _gen(drawer: SlogDrawer, parts: _Parts, spec: SlogSuiteSpec) -> None:
         if case not in chosen:
             continue
         if case.endswith("5-12"):
-            sentences = _spread(drawer, case, spec.n_gen)
+            sentences = spread(drawer, case, spec.n_gen)
         else:
             sentences = drawer.take(spec.n_gen, case, what=f"{case} sentences")
         parts.add("gen", [(s, case) for s in sentences], group=GROUPS[case])
 
 
-def _spread(drawer: SlogDrawer, case: str, n: int) -> list[Sentence]:
+def spread(drawer: SlogDrawer, case: str, n: int) -> list[Sentence]:
     """``n`` sentences of a ``5-12`` case, evenly over its depths (the first ``n % 8``
     depths one more), each depth drawn inside a window of that depth alone."""
     base = DRAWS[case]
