@@ -20,7 +20,8 @@ With ``--suite`` (a folder ``symcomp suite slog`` wrote at the published sizes),
    phrase collapsed to ``NP``) and the full-skeleton TVD (noun phrases kept, with their PPs
    and relative clauses), each beside its noise floor (symcomp's case drawn again with
    ``--floor-seed`` against the suite's), and the counts per PP, CP and centre-embedding
-   depth side by side.
+   depth side by side;
+4. each category of train against the published train: rows and clause-skeleton TVD.
 
     python benchmarks/slog_fidelity.py --published PATH/TO/SLOG/data [--suite SUITE]
         [--out runs/benchmarks]
@@ -214,6 +215,30 @@ def gen_cases(published: Path, suite: Path, floor_seed: int) -> dict[str, Any]:
     return result
 
 
+def train_parts(published: Path, suite: Path) -> dict[str, Any]:
+    """Each category of train, symcomp's against the published one: rows and the
+    clause-skeleton TVD (no noise floor: redrawing train is the whole suite again)."""
+    language = get_language("slog")
+    theirs: dict[str, Counter[str]] = {}
+    for sentence, _lf, case in rows(published / "varfree_LF/train.tsv"):
+        key = skeleton(language.parse(sentence), True)
+        theirs.setdefault(case, Counter())[key] += 1
+    ours: dict[str, Counter[str]] = {}
+    with (suite / "examples.jsonl").open(encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record["meta"]["part"] == "train":
+                key = skeleton(language.parse(record["input"]), True)
+                ours.setdefault(record["meta"]["category"], Counter())[key] += 1
+    return {
+        case: {
+            "rows": [sum(ours.get(case, Counter()).values()), sum(counts.values())],
+            "clause_skeleton_tvd": round(tvd(ours[case], counts), 4) if case in ours else None,
+        }
+        for case, counts in sorted(theirs.items())
+    }
+
+
 def gen_table(cases: dict[str, Any]) -> str:
     """Part 2 as a Markdown table: one line per case."""
     lines = [
@@ -268,13 +293,15 @@ def main() -> None:
         report["2_ambiguity"] = ambiguity(args.published, args.earley_rows)
     if args.suite is not None:
         report["3_gen_cases"] = gen_cases(args.published, args.suite, args.floor_seed)
+        report["4_train_parts"] = train_parts(args.published, args.suite)
     text = json.dumps(report, indent=1, sort_keys=True)
     (args.out / "slog_fidelity.json").write_text(text + "\n", encoding="utf-8")
     if "1_conformance" in report:
         sys.stdout.write(table(report["1_conformance"]) + "\n\n")
         sys.stdout.write(json.dumps(report["2_ambiguity"], indent=1) + "\n")
     if "3_gen_cases" in report:
-        sys.stdout.write(gen_table(report["3_gen_cases"]) + "\n")
+        sys.stdout.write(gen_table(report["3_gen_cases"]) + "\n\n")
+        sys.stdout.write(json.dumps(report["4_train_parts"], indent=1) + "\n")
 
 
 if __name__ == "__main__":
