@@ -111,8 +111,9 @@ def _pick(rng: random.Random, cumulative: list[float]) -> int:
 class SlogDrawer(Drawer):
     """Draws accepted SLOG sentences from one seeded stream; ``used`` holds every sentence."""
 
-    # centre embedding 12 deep holds 14 nouns, and Zipf(1.4) repeats one in most draws
-    max_draws_per_sentence = 200_000
+    # a deep part needs a few hundred draws a sentence (window and distinct-noun rejections),
+    # cogs's 2,000 leaves too little room for the deepest; a part past this is impossible
+    max_draws_per_sentence = 20_000
 
     def __init__(self, language: Language, seed: int, draws: Mapping[str, Draw] | None = None):
         super().__init__(language, seed)

@@ -112,7 +112,11 @@ class SlogSuiteSpec:
         return {key: getattr(self, key) for key in self.__dataclass_fields__}
 
     def count(self, published: int) -> int:
-        """A published count scaled (at least 1)."""
+        """A published count scaled (at least 1).
+
+        >>> SlogSuiteSpec(scale=0.01).count(24_000), SlogSuiteSpec(scale=0.01).count(20)
+        (240, 1)
+        """
         return max(1, round(published * self.scale))
 
 
@@ -198,7 +202,12 @@ def primitives(language: Language, seed: int) -> list[str]:
     """COGS's primitives (every verb lemma of its classes, 20 nouns of each animacy and 20
     names drawn uniformly, its three targets) and SLOG's: every dative and clause-taking
     verb lemma (183 rows; seven clause-taking lemmas are also transitive, so they occur
-    twice, as in SLOG's train)."""
+    twice, as in SLOG's train).
+
+    >>> rows = primitives(get_language("slog"), seed=0)
+    >>> len(rows), len(set(rows)), rows.count("like")
+    (183, 176, 2)
+    """
     rng = rng_for(seed, "slog-primitives")
     lexicon = language.grammar.sidecar.lexicon
     weights = language.grammar.sidecar.lexicon_weights
