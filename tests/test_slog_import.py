@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.languages.slog.attachment import is_outer_by_phrase
-from symcomp.languages.slog.published import GROUPS
+from symcomp.languages.slog.cases import GROUPS
 
 # the by-phrase on the outer verb: the reading SLOG's grammar also derives, kept as published
 AMBIGUOUS = "Who was given a box that was handed to Liam by a dog ?"
@@ -148,7 +148,7 @@ def test_gen_records_name_case_and_group_and_the_report_card_uses_them(tmp_path:
     gen = [record for record in _records(tmp_path / "suite") if record["meta"]["part"] == "gen"]  # type: ignore[index]
     assert [(r["meta"]["category"], r["meta"]["group"]) for r in gen] == [  # type: ignore[index]
         ("PP_3", "recursion"),
-        ("PP_modif_subj", "PP modification"),
+        ("PP_modif_subj", "PP"),
         ("Q_dobj_ditransV", "question"),
         ("Q_modified_NPs", "question"),
     ]
@@ -179,7 +179,7 @@ def test_gen_records_name_case_and_group_and_the_report_card_uses_them(tmp_path:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)["tests"]["gen"]
     assert report["by_group"] == {
-        "PP modification": {"n": 1, "accuracy": 1.0},
+        "PP": {"n": 1, "accuracy": 1.0},
         "question": {"n": 2, "accuracy": 0.5},
         "recursion": {"n": 1, "accuracy": 1.0},
     }
@@ -188,12 +188,12 @@ def test_gen_records_name_case_and_group_and_the_report_card_uses_them(tmp_path:
 
 def test_the_groups_cover_the_17_cases_in_four_groups() -> None:
     assert len(GROUPS) == 17
-    assert sorted(set(GROUPS.values())) == ["PP modification", "RC", "question", "recursion"]
-    assert [case for case, group in GROUPS.items() if group == "RC"] == [
+    assert sorted(set(GROUPS.values())) == ["PP", "RC", "question", "recursion"]
+    assert {case for case, group in GROUPS.items() if group == "RC"} == {
         "RC_modif_subj",
         "RC_modif_iobj",
         "RC_iobj_extracted",
-    ]
+    }
 
 
 def _replace(name: str, lines: list[str]) -> dict[str, list[str]]:

@@ -16,7 +16,7 @@ from functools import cache
 
 from symcomp.core.language import Language
 from symcomp.core.resources import grammar_file, load_grammar
-from symcomp.core.suite_builder import SuiteImporter
+from symcomp.core.suite_builder import SuiteBuilder, SuiteImporter
 from symcomp.errors import DataError
 from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.language import Cogs
@@ -39,9 +39,11 @@ class Slog(Cogs):
         """The language writing ``output`` (:func:`with_output`)."""
         return with_output(self, output)
 
-    def suite_builder(self) -> None:  # type: ignore[override]
-        """No ``symcomp suite slog`` yet (the generalisation cases' weight tables come next)."""
-        return None
+    def suite_builder(self) -> SuiteBuilder:
+        """``symcomp suite slog`` (:mod:`symcomp.languages.slog.suite`)."""
+        from symcomp.languages.slog.suite import suite_builder
+
+        return suite_builder()
 
     def suite_importer(self) -> SuiteImporter:
         """``symcomp suite import slog`` (:mod:`symcomp.languages.slog.published`)."""

@@ -16,8 +16,11 @@ filler surfaces.
 
 The words are ``lexicon.irtg``'s (read with :func:`symcomp.languages.cogs.irtg.read_lexicon`),
 Zipf(1.4) over list order, with SLOG's spelling ``lent``; COGS's generalisation targets (in
-SLOG's train through COGS's exposure rows) are ``unsampled`` words. Weight tables (the 17
-generalisation cases) are not written yet: the main table samples alternatives uniformly.
+SLOG's train through COGS's exposure rows) are ``unsampled`` words. The sidecar's main table
+is COGS's weights on the alternatives ``slog.lark`` shares with ``cogs.lark`` (SLOG's own at 0);
+SLOG's parts and gen cases are drawn from their IRTG grammars' rules, which
+:mod:`symcomp.languages.slog.tables` writes to ``slog.tables.json`` (why not weight tables over
+``slog.lark``: that module's docstring).
 """
 
 from __future__ import annotations
@@ -25,22 +28,18 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from symcomp.errors import GrammarError
 from symcomp.languages.cogs.irtg import Lexicon, read_lexicon
 from symcomp.languages.cogs.make_grammar import COGS_LEMMAS, COGS_WORDS, TERMINALS, ZIPF_A
+from symcomp.languages.slog.tables import SLOG_TERMINALS, main_weights, tables_text
 
 LOG = logging.getLogger(__name__)
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 SOURCE = "bingzhilee/SLOG@1c55df85006d58b842520c79dcb8e1b43df2836f generation_scripts/grammars"
 
-# Lark terminal <- IRTG categories beyond COGS's (the bare verbs of do-support)
-SLOG_TERMINALS: dict[str, tuple[str, ...]] = {
-    "V_DATIVE_LEMMA": ("V_dat_inf",),
-    "V_CP_TAKING_LEMMA": ("V_cp_taking_inf",),
-}
 
 LARK = """\
 // SLOG (Li et al. 2023) as an LALR(1) grammar: written by symcomp.languages.slog.make_grammar
@@ -372,21 +371,22 @@ def _toml_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def sidecar_text(entries: dict[str, dict[str, object]]) -> str:
-    """The sidecar: lexicons, the no-noun-twice constraint, depth caps (no weight tables yet)."""
+def sidecar_text(entries: dict[str, dict[str, object]], weights: Mapping[str, float]) -> str:
+    """The sidecar: the main table (COGS's weights, :func:`.tables.main_weights`), lexicons,
+    the no-noun-twice constraint and COGS's depth caps. SLOG's parts and gen cases are drawn
+    from their IRTG grammars (``slog.tables.json``), not from weight tables here."""
     lines = [
         f"# SLOG: written by symcomp.languages.slog.make_grammar from {SOURCE}",
-        "# (MIT licence); do not edit by hand. No weight tables yet: alternatives are uniform.",
+        "# (MIT licence); do not edit by hand. The main table is COGS's (main-grammar.irtg's",
+        "# rule probabilities multiplied along the rule paths each alternative stands for);",
+        "# SLOG's constructions are 0 here: symcomp suite slog draws them from slog.tables.json.",
         "[language]",
         f'version = "{VERSION}"',
         'description = "SLOG sentences and questions to logical forms (Li et al. 2023)"',
         "words_in_several_classes = true",
         "",
         "[weights]",
-        "declarative = 1.0",
-        "interrogative = 1.0",
-        "primitive_row = 0.0",
-        "standalone_row = 0.0",
+        *(f"{alias} = {weight!r}" for alias, weight in weights.items()),
         "",
         "[lexicon]",
     ]
@@ -399,6 +399,16 @@ def sidecar_text(entries: dict[str, dict[str, object]]) -> str:
         "# Alto's CogsCorpusGenerator skips a sentence that uses one noun twice",
         "[constraints]",
         f"distinct = {{ nouns = {_toml_value(nouns)} }}",
+        "",
+        "# PP and CP depth as Alto's CogsCorpusGenerator counts them; the main table keeps both",
+        "# <= 2 (SLOG's README runs Alto with PP and CP depth 0-2)",
+        "[depths.pp]",
+        'aliases = ["pp_on", "pp_in", "pp_beside"]',
+        "max = 2",
+        "",
+        "[depths.cp]",
+        'aliases = ["clausal_complement"]',
+        "max = 2",
     ]
     return "\n".join(lines) + "\n"
 
@@ -408,10 +418,13 @@ def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
     ``out_dir``; return the paths written."""
     lexicon = read_lexicon(_read(irtg_dir / "lexicon.irtg"))
     entries = terminal_entries(lexicon)
+    grammar = lark_text(list(entries))
+    weights = main_weights(irtg_dir, grammar)
     outputs = {
-        out_dir / "slog.lark": lark_text(list(entries)),
-        out_dir / "slog.toml": sidecar_text(entries),
+        out_dir / "slog.lark": grammar,
+        out_dir / "slog.toml": sidecar_text(entries, weights),
         out_dir / "slog.lemmas.json": json.dumps(lemmas(lexicon), indent=1) + "\n",
+        out_dir / "slog.tables.json": tables_text(irtg_dir, lexicon, SOURCE),
     }
     for path, text in outputs.items():
         path.write_text(text, encoding="utf-8")

@@ -19,7 +19,7 @@ form is an error naming its file and line.
 
 The tests are ``gen`` (train, dev, gen) and ``test`` (train, dev, test); every record's meta
 names its ``category``, and a gen record its ``group``: the 17 cases as SLOG groups them
-(:data:`GROUPS`), which the report card breaks gen down by.
+(:data:`~symcomp.languages.slog.cases.GROUPS`), which the report card breaks gen down by.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from symcomp.data.splits import Split
 from symcomp.errors import DataError, SymcompError
 from symcomp.languages.cogs.published import read_rows
 from symcomp.languages.slog.attachment import is_outer_by_phrase
+from symcomp.languages.slog.cases import GROUPS
 from symcomp.suites.common import make_record
 from symcomp.suites.folder import SuiteWriter, suite_header
 
@@ -52,28 +53,6 @@ FOLDERS = {"cogs": "cogs_LF", "varfree": "varfree_LF"}
 GEN_FILES = {"cogs": "gen_cogsLF.tsv", "varfree": "gen_varfreeLF.tsv"}
 GEN_FOLDER = "generalization_sets"
 
-#: The 17 generalisation cases by the four kinds of structure they test (issue 37: PP, RC,
-#: question, recursion): PP and relative-clause modification in new grammatical roles, new
-#: wh-questions and gap positions, and deeper recursion.
-GROUPS = {
-    "PP_modif_subj": "PP modification",
-    "PP_modif_iobj": "PP modification",
-    "RC_modif_subj": "RC",
-    "RC_modif_iobj": "RC",
-    "RC_iobj_extracted": "RC",
-    "Q_subj_active": "question",
-    "Q_subj_passive": "question",
-    "Q_dobj_ditransV": "question",
-    "Q_iobj_ditransV": "question",
-    "Q_modified_NPs": "question",
-    "Q_long_mv": "question",
-    "PP_3": "recursion",
-    "PP_5-12": "recursion",
-    "CP_3": "recursion",
-    "CP_5-12": "recursion",
-    "center_embed_3": "recursion",
-    "center_embed_5-12": "recursion",
-}
 _EXPOSURES = [
     "active",
     "do_dative",
