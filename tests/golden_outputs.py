@@ -49,6 +49,7 @@ CASES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, tuple[str, ...] 
         ),
         ("--rounds", "1"),
     ),
+    "slog": (("--n", "300", "--with-dag"), None, ("--rounds", "1")),
     "monotonicity": (
         ("--n", "300"),
         ("--n", "400", "--seed", "1", "--max-depth", "3"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,9 @@ from symcomp.cli.app import (
     in_flags,
     quiet,
 )
+
+if TYPE_CHECKING:
+    from symcomp.core.suite_builder import SuiteImporter
 
 
 class SuiteGroup(SymcompGroup):
@@ -84,25 +87,24 @@ def _import_command() -> click.Command:
         click.Option(
             ["--out"], type=click.Path(path_type=Path), required=True, help="Suite folder."
         ),
+        click.Option(
+            ["--output"],
+            help="Output format of the suite, for importers that write several (a wrong one "
+            "lists them); default: the importer's.",
+        ),
         click.Option(["--overwrite"], is_flag=True, help="Replace an existing suite in --out."),
     ]
 
-    def run(language: str, source: Path, out: Path, overwrite: bool) -> None:
-        from symcomp.core.registry import available, get_language
-
-        builder = get_language(language).suite_builder()
-        if builder is None or builder.importer is None:
-            known = [
-                f"{name} ({found.importer.source})"
-                for name in available()
-                if (found := get_language(name).suite_builder()) and found.importer
-            ]
-            raise UserError(
-                f"{language} has no importer of published data; languages with one: "
-                f"{', '.join(known) or 'none'}."
-            )
+    def run(language: str, source: Path, out: Path, output: str | None, overwrite: bool) -> None:
+        importer = _importer(language)
         ctx = click.get_current_context()
-        manifest = builder.importer.run(source, out, overwrite=overwrite, progress=_say(ctx))
+        options: dict[str, Any] = {"overwrite": overwrite, "progress": _say(ctx)}
+        if output is not None:
+            if output not in importer.outputs:
+                offered = ", ".join(importer.outputs) or "none: it writes the published format"
+                raise UserError(f"--output {output}: the {language} importer writes {offered}.")
+            options["output"] = output
+        manifest = importer.run(source, out, **options)
         _summary(out, manifest)
 
     return SymcompCommand(
@@ -114,6 +116,23 @@ def _import_command() -> click.Command:
         "published predictions on it with `symcomp evaluate SUITE --runs TREE`.",
         short_help="Make a suite from published data.",
     )
+
+
+def _importer(language: str) -> SuiteImporter:
+    from symcomp.core.registry import available, get_language
+
+    importer = get_language(language).suite_importer()
+    if importer is None:
+        known = [
+            f"{name} ({found.source})"
+            for name in available()
+            if (found := get_language(name).suite_importer())
+        ]
+        raise UserError(
+            f"{language} has no importer of published data; languages with one: "
+            f"{', '.join(known) or 'none'}."
+        )
+    return importer
 
 
 def _from_splits_command() -> click.Command:

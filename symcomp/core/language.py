@@ -52,7 +52,7 @@ from symcomp.core.sampler import (
 )
 from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
-from symcomp.core.suite_builder import SuiteBuilder
+from symcomp.core.suite_builder import SuiteBuilder, SuiteImporter
 from symcomp.errors import DataError, GenerationError, SemanticsError, SymcompError
 
 MAX_SAMPLE_ATTEMPTS = 100_000
@@ -398,6 +398,12 @@ class Language:
     def suite_builder(self) -> SuiteBuilder | None:
         """The language's test suite (``symcomp suite NAME``), or None when it has none."""
         return None
+
+    def suite_importer(self) -> SuiteImporter | None:
+        """The importer of the language's published data (``symcomp suite import NAME``):
+        its suite builder's, or None. A language may have one without a suite of its own."""
+        builder = self.suite_builder()
+        return None if builder is None else builder.importer
 
     def output_formats(self) -> tuple[str, ...]:
         """The output formats :meth:`with_output` offers, the default first; () when the

@@ -31,7 +31,7 @@ from typing import Any
 from symcomp.errors import DataError
 
 Build = Callable[..., dict[str, Any]]  # build(out, spec, *, overwrite, progress) -> manifest
-Import = Callable[..., dict[str, Any]]  # run(source, out, *, overwrite, progress) -> manifest
+Import = Callable[..., dict[str, Any]]  # run(source, out, *, overwrite, progress[, output])
 
 
 def option(
@@ -108,10 +108,13 @@ _KINDS = {int: "int", float: "float", str: "str", bool: "bool", Path: "path"}
 class SuiteImporter:
     """How a language turns published data into a suite folder (``symcomp suite import``):
     ``source`` says in one line what folder it reads, ``run(source, out, *, overwrite,
-    progress)`` writes the suite and returns its manifest."""
+    progress)`` writes the suite and returns its manifest. ``outputs`` are the output formats
+    ``run`` can write (passed as ``output``; the default first); () when it writes the
+    published files' own."""
 
     source: str
     run: Import
+    outputs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

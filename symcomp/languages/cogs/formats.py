@@ -102,7 +102,7 @@ def recogs_positional(meaning: Phrase) -> str:
 
 def varfree(meaning: Phrase) -> str:
     """The variable-free form: one nested term from the main verb."""
-    if meaning.kind != "event":
+    if meaning.kind not in ("event", "np"):  # "np": a row of one noun phrase (SLOG)
         return meaning.lemma
     roles: dict[int, list[tuple[str, Ref]]] = {}
     nmods: dict[int, list[tuple[str, Ref]]] = {}
@@ -116,20 +116,22 @@ def varfree(meaning: Phrase) -> str:
     }
     nouns = {position: (word, how) for position, word, how in meaning.mentions}
 
-    def term(ref: Ref) -> str:
+    def term(ref: Ref, around: frozenset[int]) -> str:
         if isinstance(ref, str):
             return ref
         if ref in roles:
-            inner = " , ".join(f"{role} = {term(arg)}" for role, arg in roles[ref])
+            inner = " , ".join(f"{role} = {term(arg, around)}" for role, arg in roles[ref])
             return f"{lemmas[ref]} ( {inner} )"
         word, how = nouns[ref]
         text = f"* {word}" if how == "definite" else word
-        if ref in nmods:
-            inner = " , ".join(f"{role} = {term(arg)}" for role, arg in nmods[ref])
+        # a noun inside its own modifier (a relative clause's gap, SLOG) is the bare noun
+        if ref in nmods and ref not in around:
+            inside = around | {ref}
+            inner = " , ".join(f"{role} = {term(arg, inside)}" for role, arg in nmods[ref])
             text = f"{text} ( {inner} )"
         return text
 
-    return term(int(meaning.head))
+    return term(int(meaning.head), frozenset())
 
 
 RENDERERS: dict[str, Callable[[Phrase], str]] = {

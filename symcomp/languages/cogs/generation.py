@@ -52,6 +52,8 @@ def _leaves(tree: Tree[Any]) -> Iterator[str]:
 class Drawer:
     """Draws accepted sentences from one seeded stream; ``used`` holds every sentence taken."""
 
+    max_draws_per_sentence = MAX_DRAWS_PER_SENTENCE
+
     def __init__(self, language: Language, seed: int) -> None:
         self.language = language
         self.rng = random.Random(f"symcomp-cogs:{seed}")
@@ -102,7 +104,7 @@ class Drawer:
         sentences per ``key(tree)`` (100 per recursion depth)."""
         found: list[Sentence] = []
         filled: Counter[Hashable] = Counter()
-        budget = MAX_DRAWS_PER_SENTENCE * n + 10_000
+        budget = self.max_draws_per_sentence * n + 10_000
         start = self.draws
         while len(found) < n:
             if self.draws - start > budget:

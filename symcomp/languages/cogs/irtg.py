@@ -47,14 +47,27 @@ def read_rules(text: str) -> dict[str, float]:
     """Every rule of an IRTG grammar as ``"LHS -> RHS1 RHS2"`` with its weight (``S!`` is
     ``S``); a rule written twice is an error."""
     rules: dict[str, float] = {}
-    for match in _RULE.finditer(_plain(text)):
-        parts = (match.group("rhs") or "").split(",")
-        rhs = [part.strip().rstrip("!") for part in parts if part.strip()]
-        key = f"{match.group('lhs')} -> {' '.join(rhs)}".strip()
+    for lhs, rhs, weight in rule_list(text):
+        key = f"{lhs} -> {' '.join(rhs)}".strip()
         if key in rules:
             raise GrammarError(f"IRTG rule {key!r} is written twice.")
-        rules[key] = float(match.group("w"))
+        rules[key] = weight
     return rules
+
+
+def rule_list(text: str) -> list[tuple[str, tuple[str, ...], float]]:
+    """Every rule of an IRTG grammar in file order as ``(lhs, rhs, weight)`` (``S!`` is ``S``),
+    a rule written twice (with two semantics) listed twice.
+
+    >>> rule_list('S! -> r1(NP, VP) [0.49]\\nNP -> r2(Det, N) [1]\\n')
+    [('S', ('NP', 'VP'), 0.49), ('NP', ('Det', 'N'), 1.0)]
+    """
+    found = []
+    for match in _RULE.finditer(_plain(text)):
+        parts = (match.group("rhs") or "").split(",")
+        rhs = tuple(part.strip().rstrip("!") for part in parts if part.strip())
+        found.append((match.group("lhs"), rhs, float(match.group("w"))))
+    return found
 
 
 @dataclass(frozen=True)

@@ -37,21 +37,27 @@ def importer() -> SuiteImporter:
     return SuiteImporter(SOURCE, import_published)
 
 
-def read_rows(path: Path) -> list[tuple[int, str, str, str]]:
+def read_rows(path: Path, dataset: str = "COGS") -> list[tuple[int, str, str, str]]:
     """(line, sentence, logical form, category) of a published file; a line without exactly
-    three TAB-separated columns is an error naming the file and line."""
+    three TAB-separated columns is an error naming the file, the line and ``dataset``."""
     rows = []
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise DataError(f"{path}: cannot read ({error.strerror or error}).") from None
+    except UnicodeDecodeError as error:
+        bad_line = error.object[: error.start].count(b"\n") + 1
+        raise DataError(
+            f"{path}:{bad_line}: not UTF-8 text (byte {error.object[error.start]:#04x}); give the "
+            f"published file unchanged, or convert it (e.g. iconv -f latin1 -t utf-8)."
+        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         columns = line.split("\t")
         if len(columns) != 3:
             raise DataError(
-                f"{path}:{number}: {len(columns)} columns; COGS files have three, "
+                f"{path}:{number}: {len(columns)} columns; {dataset} files have three, "
                 f"sentence<TAB>logical form<TAB>category."
             )
         rows.append((number, columns[0], columns[1], columns[2]))
