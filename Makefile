@@ -63,6 +63,10 @@ demo: $(STAMP)
 	$(BIN)/symcomp suite cogs --n-train 20 --n-dev 0 --n-test 0 --n-gen 1 --per-depth 1 --exposures-100 1 --no-export --output varfree --out $(DEMO)/cogs-varfree --overwrite
 	$(BIN)/symcomp generate cogs --n 2000 --seed 0 --out $(DEMO)/cogs --overwrite
 	$(BIN)/symcomp split dbca $(DEMO)/cogs --seed 0 --rounds 1 --out $(DEMO)/cogs/mcd.json --overwrite
+	@echo "== SLOG: a question in both logical forms (a verb's roles in underlying order), a small seeded suite (the 17 gen cases, each from its own IRTG grammar)"
+	$(BIN)/symcomp interpret slog "Who did Emma give the cake to ?"
+	$(BIN)/symcomp interpret slog --output-format varfree "Who did Emma give the cake to ?"
+	$(BIN)/symcomp suite slog --scale 0.02 --n-gen 10 --no-export --out $(DEMO)/slog-suite --overwrite
 	@echo "== PCFG-LET: 2,000 list-edit programs"
 	$(BIN)/symcomp generate pcfg-let --n 2000 --seed 0 --out $(DEMO)/pcfg-let --overwrite
 	$(BIN)/symcomp stats $(DEMO)/pcfg-let
