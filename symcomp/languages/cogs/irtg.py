@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from symcomp.errors import GrammarError
 
@@ -116,3 +117,15 @@ def _plain_keep_rules(text: str) -> str:
     """Jinja comments and loops removed, rule labels kept (fixed rules are outside loops)."""
     text = re.sub(r"\{#.*?#\}", "", text, flags=re.S)
     return re.sub(r"\{%\s*for.*?\{%\s*endfor\s*%\}", "", text, flags=re.S)
+
+
+def read_irtg_file(path: Path) -> str:
+    """The text of one of SLOG's grammar files; a file that cannot be read is a
+    :class:`~symcomp.errors.GrammarError` saying which folder to give."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise GrammarError(
+            f"{path}: cannot read ({error.strerror or error}); give the folder "
+            "generation_scripts/grammars of bingzhilee/SLOG."
+        ) from None

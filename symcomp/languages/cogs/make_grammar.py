@@ -28,11 +28,11 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from symcomp.errors import GrammarError
-from symcomp.languages.cogs.irtg import Lexicon, read_lexicon, read_rules
+from symcomp.errors import GrammarError, SymcompError
+from symcomp.languages.cogs.irtg import Lexicon, read_irtg_file, read_lexicon, read_rules
 
 LOG = logging.getLogger(__name__)
 VERSION = "1.1.0"
@@ -388,22 +388,34 @@ def _distribution(rules: Mapping[str, float], lhs: str) -> list[tuple[str, float
 
 def terminal_entries(lexicon: Lexicon) -> dict[str, dict[str, object]]:
     """The sidecar's [lexicon]: words, Zipf or explicit weights, and COGS's unsampled words."""
-    entries: dict[str, dict[str, object]] = {}
-    for terminal, categories in TERMINALS.items():
-        found = [lexicon.categories[name] for name in categories]
-        if any(category != found[0] for category in found):
-            raise GrammarError(f"lexicon.irtg: the categories {categories} of {terminal} differ.")
-        words = [LENDED[1] if word == LENDED[0] else word for word in found[0].words]
-        entry: dict[str, object] = {"words": words}
-        if found[0].zipf:
-            entry["zipf"] = ZIPF_A
-        else:
-            entry["weights"] = list(found[0].weights)
-        entries[terminal] = entry
+    entries = {
+        terminal: terminal_entry(lexicon, terminal, categories, dict([LENDED]))
+        for terminal, categories in TERMINALS.items()
+    }
     entries["V_UNERGATIVE_LEMMA"] = {"words": _unergative_lemmas(lexicon)}
     for terminal, targets in COGS_WORDS.items():
         entries[terminal]["unsampled"] = list(targets)
     return entries
+
+
+def terminal_entry(
+    lexicon: Lexicon,
+    terminal: str,
+    categories: Sequence[str],
+    rename: Mapping[str, str] | None = None,
+) -> dict[str, object]:
+    """The sidecar entry of ``terminal``: the words of its ``lexicon.irtg`` categories (which
+    must agree), each renamed as ``rename`` says, with Zipf(1.4) or the explicit weights."""
+    found = [lexicon.categories[name] for name in categories]
+    if any(category != found[0] for category in found):
+        raise GrammarError(f"lexicon.irtg: the categories {categories} of {terminal} differ.")
+    renamed = rename or {}
+    entry: dict[str, object] = {"words": [renamed.get(word, word) for word in found[0].words]}
+    if found[0].zipf:
+        entry["zipf"] = ZIPF_A
+    else:
+        entry["weights"] = list(found[0].weights)
+    return entry
 
 
 def _unergative_lemmas(lexicon: Lexicon) -> list[str]:
@@ -431,6 +443,36 @@ def _toml_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def lexicon_lines(entries: Mapping[str, Mapping[str, object]]) -> list[str]:
+    """The sidecar's ``[lexicon]`` lines, one per terminal."""
+    lines = []
+    for terminal, entry in entries.items():
+        body = ", ".join(f"{key} = {_toml_value(value)}" for key, value in entry.items())
+        lines.append(f"{terminal} = {{ {body} }}")
+    return lines
+
+
+def alto_lines(depth_note: Sequence[str]) -> list[str]:
+    """The sidecar's ``[constraints]`` and ``[depths.*]``: Alto's rejections (no noun twice) and
+    COGS's PP and CP depth caps (2), ``depth_note`` the comment above the caps."""
+    nouns = ["N_ANIMATE", "N_INANIMATE", "N_PROPER", "N_ON", "N_IN", "N_BESIDE"]
+    return [
+        "",
+        "# Alto's CogsCorpusGenerator skips a sentence that uses one noun twice",
+        "[constraints]",
+        f"distinct = {{ nouns = {_toml_value(nouns)} }}",
+        "",
+        *depth_note,
+        "[depths.pp]",
+        'aliases = ["pp_on", "pp_in", "pp_beside"]',
+        "max = 2",
+        "",
+        "[depths.cp]",
+        'aliases = ["clausal_complement"]',
+        "max = 2",
+    ]
+
+
 def sidecar_text(tables: Mapping[str, dict[str, float]], lexicon: Lexicon) -> str:
     """The sidecar: main weights, lexicons, constraints, depth caps and the gen tables."""
     main = tables["main"]
@@ -448,25 +490,10 @@ def sidecar_text(tables: Mapping[str, dict[str, float]], lexicon: Lexicon) -> st
         "",
         "[lexicon]",
     ]
-    for terminal, entry in terminal_entries(lexicon).items():
-        body = ", ".join(f"{key} = {_toml_value(value)}" for key, value in entry.items())
-        lines.append(f"{terminal} = {{ {body} }}")
-    nouns = ["N_ANIMATE", "N_INANIMATE", "N_PROPER", "N_ON", "N_IN", "N_BESIDE"]
-    lines += [
-        "",
-        "# Alto's CogsCorpusGenerator skips a sentence that uses one noun twice",
-        "[constraints]",
-        f"distinct = {{ nouns = {_toml_value(nouns)} }}",
-        "",
-        "# PP and CP depth as Alto's CogsCorpusGenerator counts them; COGS keeps both <= 2",
-        "[depths.pp]",
-        'aliases = ["pp_on", "pp_in", "pp_beside"]',
-        "max = 2",
-        "",
-        "[depths.cp]",
-        'aliases = ["clausal_complement"]',
-        "max = 2",
-    ]
+    lines += lexicon_lines(terminal_entries(lexicon))
+    lines += alto_lines(
+        ["# PP and CP depth as Alto's CogsCorpusGenerator counts them; COGS keeps both <= 2"]
+    )
     for name, weights in tables.items():
         if name == "main":
             continue
@@ -483,10 +510,10 @@ def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
     """Read the IRTG files in ``irtg_dir``; write the grammar, sidecar and lemmas to
     ``out_dir``; return the paths written."""
     _paths()
-    lexicon = read_lexicon(_read(irtg_dir / "lexicon.irtg"))
+    lexicon = read_lexicon(read_irtg_file(irtg_dir / "lexicon.irtg"))
     tables = {}
     for name, filename in TABLES.items():
-        rules = read_rules(_read(irtg_dir / filename))
+        rules = read_rules(read_irtg_file(irtg_dir / filename))
         if name == "main":
             check_same(rules, filename)
         rules = with_cogs_weights(rules, filename, strict=name == "main")
@@ -496,30 +523,38 @@ def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
         out_dir / "cogs.toml": sidecar_text(tables, lexicon),
         out_dir / "cogs.lemmas.json": json.dumps(lemmas(lexicon), indent=1) + "\n",
     }
-    for path, text in outputs.items():
-        path.write_text(text, encoding="utf-8")
-    return list(outputs)
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise GrammarError(
-            f"{path}: cannot read ({error.strerror or error}); give the folder "
-            f"generation_scripts/grammars of {SOURCE.split()[0]}."
-        ) from None
+    return write_files(outputs)
 
 
 def main(argv: Sequence[str]) -> None:
     """``python -m symcomp.languages.cogs.make_grammar IRTG_DIR [OUT_DIR]`` (default OUT_DIR:
     the repository's ``grammars/``)."""
+    run_script(argv, write, __doc__)
+
+
+def run_script(
+    argv: Sequence[str], write: Callable[[Path, Path], list[Path]], doc: str | None
+) -> None:
+    """A grammar-writing script's command line: ``IRTG_DIR [OUT_DIR]`` (default OUT_DIR: the
+    repository's ``grammars/``), each file written logged."""
     if len(argv) not in (1, 2):
-        raise SystemExit(__doc__.split("\n\n")[1] if __doc__ else "IRTG_DIR [OUT_DIR]")
+        raise SystemExit(doc.split("\n\n")[1] if doc else "IRTG_DIR [OUT_DIR]")
     out = Path(argv[1]) if len(argv) == 2 else Path(__file__).parents[3] / "grammars"
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for path in write(Path(argv[0]), out):
+    try:
+        written = write(Path(argv[0]), out)
+    except SymcompError as error:  # a wrong folder or a changed source: the message, exit 2
+        LOG.error("error: %s", error)
+        raise SystemExit(2) from None
+    for path in written:
         LOG.info("wrote %s", path)
+
+
+def write_files(outputs: Mapping[Path, str]) -> list[Path]:
+    """Write each text to its path (UTF-8); the paths written."""
+    for path, text in outputs.items():
+        path.write_text(text, encoding="utf-8")
+    return list(outputs)
 
 
 if __name__ == "__main__":

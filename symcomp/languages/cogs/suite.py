@@ -69,7 +69,7 @@ def suite_builder() -> SuiteBuilder:
     )
 
 
-class _Parts:
+class Parts:
     """The records of the suite in pool order, and the indices of each named part."""
 
     def __init__(self, language: Language) -> None:
@@ -107,7 +107,7 @@ def build(
     language = base.with_output(spec.output)
     say = progress or (lambda message: None)
     drawer = Drawer(base, spec.seed)
-    parts = _Parts(language)
+    parts = Parts(language)
     say("drawing train, dev and test")
     _in_distribution(drawer, parts, spec)
     say("drawing the gen cases")
@@ -132,24 +132,44 @@ def build(
         return writer.finish(header, "COGS test suite", INTRODUCTION)
 
 
-def _in_distribution(drawer: Drawer, parts: _Parts, spec: CogsSuiteSpec) -> None:
+def _in_distribution(drawer: Drawer, parts: Parts, spec: CogsSuiteSpec) -> None:
     parts.add("train", [(s, "in_distribution") for s in drawer.take(spec.n_train)])
-    parts.add("train", [(word, "primitive") for word in _primitives(drawer.language, spec)])
+    parts.add("train", [(word, "primitive") for word in primitives(drawer.language, spec.seed)])
     _exposures(drawer, parts, 1, "train")
     parts.add("dev", [(s, "in_distribution") for s in drawer.take(spec.n_dev)])
     parts.add("test", [(s, "in_distribution") for s in drawer.take(spec.n_test)])
 
 
-def _exposures(drawer: Drawer, parts: _Parts, count: int, part: str) -> None:
+def _exposures(drawer: Drawer, parts: Parts, count: int, part: str) -> None:
     for category, case in EXPOSURES.items():
         sentences = drawer.take(count, case=case, what=category)
         parts.add(part, [(s, category) for s in sentences])
 
 
-def _primitives(language: Language, spec: CogsSuiteSpec) -> list[str]:
-    """Every verb lemma, ``nouns`` nouns of each animacy and ``names`` names drawn uniformly
-    (never a target), and the targets seen only as primitives."""
-    rng = rng_for(spec.seed, "cogs-primitives")
+COGS_VERBS = (
+    "V_OMISSIBLE_LEMMA",
+    "V_TRANSITIVE_LEMMA",
+    "V_UNACCUSATIVE_LEMMA",
+    "V_UNERGATIVE_LEMMA",
+)
+
+
+def primitives(
+    language: Language,
+    seed: int,
+    *,
+    stream: str = "cogs-primitives",
+    verbs: Sequence[str] = COGS_VERBS,
+) -> list[str]:
+    """The primitive rows: every lemma of the ``verbs`` terminals, ``nouns`` nouns of each
+    animacy and ``names`` names drawn uniformly (never a target, :class:`Primitives`), and the
+    targets seen only as primitives, shuffled by the random stream ``stream`` of ``seed``.
+
+    >>> rows = primitives(get_language("cogs"), seed=0)
+    >>> len(rows), len(set(rows))
+    (143, 143)
+    """
+    rng = rng_for(seed, stream)
     lexicon = language.grammar.sidecar.lexicon
     weights = language.grammar.sidecar.lexicon_weights
     counts = Primitives()
@@ -162,15 +182,14 @@ def _primitives(language: Language, spec: CogsSuiteSpec) -> list[str]:
     rows = rng.sample(sampled("N_ANIMATE"), counts.nouns)
     rows += rng.sample(sampled("N_INANIMATE"), counts.nouns)
     rows += rng.sample(sampled("N_PROPER"), counts.names)
-    for terminal in ("V_OMISSIBLE_LEMMA", "V_TRANSITIVE_LEMMA", "V_UNACCUSATIVE_LEMMA"):
+    for terminal in verbs:
         rows += sampled(terminal)
-    rows += sampled("V_UNERGATIVE_LEMMA")
     rows += list(counts.targets)
     rng.shuffle(rows)
     return rows
 
 
-def _gen(drawer: Drawer, parts: _Parts, spec: CogsSuiteSpec) -> None:
+def _gen(drawer: Drawer, parts: Parts, spec: CogsSuiteSpec) -> None:
     chosen = set(spec.cases or GEN_CASES)
     paired = {case.pair for name, case in CASES.items() if name in chosen and case.pair}
     drawn: dict[str, list[Sentence]] = {}
@@ -207,7 +226,7 @@ def _swap(sentence: Sentence, old: str, new: str) -> Sentence:
     return Sentence(tree, text_of(tree))
 
 
-def _tests(parts: _Parts) -> list[tuple[str, Split, str]]:
+def _tests(parts: Parts) -> list[tuple[str, Split, str]]:
     train, dev = parts.parts["train"], parts.parts["dev"]
     train_100 = [
         i for i in train if not str(parts.records[i]["meta"]["category"]).startswith("exposure")

@@ -31,9 +31,17 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from symcomp.errors import GrammarError
-from symcomp.languages.cogs.irtg import Lexicon, read_lexicon
-from symcomp.languages.cogs.make_grammar import COGS_LEMMAS, COGS_WORDS, TERMINALS, ZIPF_A
+from symcomp.languages.cogs.irtg import Lexicon, read_irtg_file, read_lexicon
+from symcomp.languages.cogs.make_grammar import (
+    COGS_LEMMAS,
+    COGS_WORDS,
+    TERMINALS,
+    alto_lines,
+    lexicon_lines,
+    run_script,
+    terminal_entry,
+    write_files,
+)
 from symcomp.languages.slog.tables import SLOG_TERMINALS, main_weights, tables_text
 
 LOG = logging.getLogger(__name__)
@@ -221,17 +229,10 @@ PRIMITIVES = {
 def terminal_entries(lexicon: Lexicon) -> dict[str, dict[str, object]]:
     """The sidecar's [lexicon]: SLOG's words (``lent``), Zipf or explicit weights, and COGS's
     targets as unsampled words (SLOG's train holds COGS's exposure rows)."""
-    entries: dict[str, dict[str, object]] = {}
-    for terminal, categories in {**TERMINALS, **SLOG_TERMINALS}.items():
-        found = [lexicon.categories[name] for name in categories]
-        if any(category != found[0] for category in found):
-            raise GrammarError(f"lexicon.irtg: the categories {categories} of {terminal} differ.")
-        entry: dict[str, object] = {"words": list(found[0].words)}
-        if found[0].zipf:
-            entry["zipf"] = ZIPF_A
-        else:
-            entry["weights"] = list(found[0].weights)
-        entries[terminal] = entry
+    entries = {
+        terminal: terminal_entry(lexicon, terminal, categories)
+        for terminal, categories in {**TERMINALS, **SLOG_TERMINALS}.items()
+    }
     unergatives = lexicon.categories["V_unerg"].words
     entries["V_UNERGATIVE_LEMMA"] = {"words": [lexicon.lemmas[word] for word in unergatives]}
     for terminal, targets in COGS_WORDS.items():
@@ -390,33 +391,21 @@ def sidecar_text(entries: dict[str, dict[str, object]], weights: Mapping[str, fl
         "",
         "[lexicon]",
     ]
-    for terminal, entry in entries.items():
-        body = ", ".join(f"{key} = {_toml_value(value)}" for key, value in entry.items())
-        lines.append(f"{terminal} = {{ {body} }}")
-    nouns = ["N_ANIMATE", "N_INANIMATE", "N_PROPER", "N_ON", "N_IN", "N_BESIDE"]
-    lines += [
-        "",
-        "# Alto's CogsCorpusGenerator skips a sentence that uses one noun twice",
-        "[constraints]",
-        f"distinct = {{ nouns = {_toml_value(nouns)} }}",
-        "",
-        "# PP and CP depth as Alto's CogsCorpusGenerator counts them; the main table keeps both",
-        "# <= 2 (SLOG's README runs Alto with PP and CP depth 0-2)",
-        "[depths.pp]",
-        'aliases = ["pp_on", "pp_in", "pp_beside"]',
-        "max = 2",
-        "",
-        "[depths.cp]",
-        'aliases = ["clausal_complement"]',
-        "max = 2",
-    ]
+    lines += lexicon_lines(entries)
+    lines += alto_lines(
+        [
+            "# PP and CP depth as Alto's CogsCorpusGenerator counts them; the main table keeps"
+            " both",
+            "# <= 2 (SLOG's README runs Alto with PP and CP depth 0-2)",
+        ]
+    )
     return "\n".join(lines) + "\n"
 
 
 def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
     """Read ``lexicon.irtg`` in ``irtg_dir``; write the grammar, sidecar and lemmas to
     ``out_dir``; return the paths written."""
-    lexicon = read_lexicon(_read(irtg_dir / "lexicon.irtg"))
+    lexicon = read_lexicon(read_irtg_file(irtg_dir / "lexicon.irtg"))
     entries = terminal_entries(lexicon)
     grammar = lark_text(list(entries))
     weights = main_weights(irtg_dir, grammar)
@@ -426,30 +415,13 @@ def write(irtg_dir: Path, out_dir: Path) -> list[Path]:
         out_dir / "slog.lemmas.json": json.dumps(lemmas(lexicon), indent=1) + "\n",
         out_dir / "slog.tables.json": tables_text(irtg_dir, lexicon, SOURCE),
     }
-    for path, text in outputs.items():
-        path.write_text(text, encoding="utf-8")
-    return list(outputs)
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise GrammarError(
-            f"{path}: cannot read ({error.strerror or error}); give the folder "
-            f"generation_scripts/grammars of {SOURCE.split()[0]}."
-        ) from None
+    return write_files(outputs)
 
 
 def main(argv: Sequence[str]) -> None:
     """``python -m symcomp.languages.slog.make_grammar IRTG_DIR [OUT_DIR]`` (default OUT_DIR:
     the repository's ``grammars/``)."""
-    if len(argv) not in (1, 2):
-        raise SystemExit(__doc__.split("\n\n")[1] if __doc__ else "IRTG_DIR [OUT_DIR]")
-    out = Path(argv[1]) if len(argv) == 2 else Path(__file__).parents[3] / "grammars"
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    for path in write(Path(argv[0]), out):
-        LOG.info("wrote %s", path)
+    run_script(argv, write, __doc__)
 
 
 if __name__ == "__main__":

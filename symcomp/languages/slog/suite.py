@@ -28,13 +28,13 @@ from symcomp.core.registry import get_language
 from symcomp.core.resources import grammar_file
 from symcomp.core.suite_builder import SuiteBuilder, option
 from symcomp.data.splits import Split
-from symcomp.languages.cogs.cases import EXPOSURES, Primitives
+from symcomp.languages.cogs.cases import EXPOSURES
 from symcomp.languages.cogs.formats import FORMATS
 from symcomp.languages.cogs.generation import Sentence
-from symcomp.languages.cogs.suite import _Parts
+from symcomp.languages.cogs.suite import COGS_VERBS, Parts
+from symcomp.languages.cogs.suite import primitives as cogs_primitives
 from symcomp.languages.slog.cases import GEN_CASES, GROUPS
 from symcomp.languages.slog.generation import DRAWS, Draw, SlogDrawer
-from symcomp.suites.common import rng_for
 from symcomp.suites.folder import SuiteWriter, suite_header
 
 # SLOG's published counts per part and category (train: varfree_LF/train.tsv; dev and test:
@@ -121,7 +121,7 @@ def build(
     language = base.with_output(spec.output)
     say = progress or (lambda message: None)
     drawer = SlogDrawer(base, spec.seed)
-    parts = _Parts(language)
+    parts = Parts(language)
     say("drawing train, dev and test")
     _train(drawer, parts, spec)
     for part, counts in (("dev", DEV), ("test", TEST)):
@@ -152,7 +152,7 @@ def build(
 
 
 def _categories(
-    drawer: SlogDrawer, parts: _Parts, part: str, counts: Mapping[str, int], spec: SlogSuiteSpec
+    drawer: SlogDrawer, parts: Parts, part: str, counts: Mapping[str, int], spec: SlogSuiteSpec
 ) -> None:
     for category, published in counts.items():
         sentences = drawer.take(spec.count(published), category, what=f"{part} {category}")
@@ -170,7 +170,7 @@ def _half_lower(sentences: list[Sentence]) -> list[Sentence]:
     return sentences
 
 
-def _train(drawer: SlogDrawer, parts: _Parts, spec: SlogSuiteSpec) -> None:
+def _train(drawer: SlogDrawer, parts: Parts, spec: SlogSuiteSpec) -> None:
     _categories(drawer, parts, "train", TRAIN, spec)
     parts.add("train", [(word, "primitive") for word in primitives(drawer.language, spec.seed)])
     for category, case in EXPOSURES.items():
@@ -188,34 +188,11 @@ def primitives(language: Language, seed: int) -> list[str]:
     >>> len(rows), len(set(rows)), rows.count("like")
     (183, 176, 2)
     """
-    rng = rng_for(seed, "slog-primitives")
-    lexicon = language.grammar.sidecar.lexicon
-    weights = language.grammar.sidecar.lexicon_weights
-    counts = Primitives()
-
-    def sampled(terminal: str) -> list[str]:
-        words = lexicon[terminal]
-        known = weights.get(terminal, tuple(1.0 for _ in words))
-        return [word for word, weight in zip(words, known, strict=True) if weight > 0]
-
-    rows = rng.sample(sampled("N_ANIMATE"), counts.nouns)
-    rows += rng.sample(sampled("N_INANIMATE"), counts.nouns)
-    rows += rng.sample(sampled("N_PROPER"), counts.names)
-    for terminal in (
-        "V_OMISSIBLE_LEMMA",
-        "V_TRANSITIVE_LEMMA",
-        "V_UNACCUSATIVE_LEMMA",
-        "V_UNERGATIVE_LEMMA",
-        "V_DATIVE_LEMMA",
-        "V_CP_TAKING_LEMMA",
-    ):
-        rows += sampled(terminal)
-    rows += list(counts.targets)
-    rng.shuffle(rows)
-    return rows
+    verbs = (*COGS_VERBS, "V_DATIVE_LEMMA", "V_CP_TAKING_LEMMA")
+    return cogs_primitives(language, seed, stream="slog-primitives", verbs=verbs)
 
 
-def _gen(drawer: SlogDrawer, parts: _Parts, spec: SlogSuiteSpec) -> None:
+def _gen(drawer: SlogDrawer, parts: Parts, spec: SlogSuiteSpec) -> None:
     chosen = set(spec.cases or GEN_CASES)
     for case in GEN_CASES:
         if case not in chosen:
@@ -242,7 +219,7 @@ def spread(drawer: SlogDrawer, case: str, n: int) -> list[Sentence]:
     return sentences
 
 
-def _tests(parts: _Parts) -> list[tuple[str, Split, str]]:
+def _tests(parts: Parts) -> list[tuple[str, Split, str]]:
     train, dev = parts.parts["train"], parts.parts["dev"]
     meta: Mapping[str, Any] = {"method": "SLOG", "breakdown": ["category", "group"]}
     return [

@@ -31,7 +31,7 @@ from typing import Any
 
 from symcomp.errors import GrammarError
 from symcomp.languages.cogs import make_grammar as cogs_grammar
-from symcomp.languages.cogs.irtg import Lexicon, read_rules, rule_list
+from symcomp.languages.cogs.irtg import Lexicon, read_irtg_file, read_rules, rule_list
 from symcomp.languages.cogs.make_grammar import TERMINALS, with_cogs_weights
 
 # rule table <- SLOG's IRTG grammar (main: COGS's in-distribution sentences, with COGS's weights)
@@ -120,7 +120,7 @@ def grammar_rules(irtg_dir: Path, name: str) -> Rules:
     """The rules of one table's grammar; the main grammar with COGS's weights
     (:data:`symcomp.languages.cogs.make_grammar.COGS_WEIGHTS`: SLOG's train holds COGS's)."""
     filename = GRAMMARS[name]
-    text = _read(irtg_dir / filename)
+    text = read_irtg_file(irtg_dir / filename)
     rules = rule_list(text)
     if name != "main":
         return rules
@@ -214,7 +214,7 @@ def main_weights(irtg_dir: Path, lark: str) -> dict[str, float]:
     if not cogs_grammar.PATHS:
         cogs_grammar._paths()  # fills the module's PATHS once
     filename = GRAMMARS["main"]
-    rules = with_cogs_weights(read_rules(_read(irtg_dir / filename)), filename)
+    rules = with_cogs_weights(read_rules(read_irtg_file(irtg_dir / filename)), filename)
     cogs = cogs_grammar.alias_weights(rules)
     known = {**cogs, **WRAPPERS, **{a: cogs[s] for a, s in AGENT.items()}, **STARTS}
     weights = {}
@@ -222,13 +222,3 @@ def main_weights(irtg_dir: Path, lark: str) -> dict[str, float]:
         if any(alias in known for alias in aliases):  # the rule is weighted: every alternative
             weights.update({alias: known.get(alias, 0.0) for alias in aliases})
     return weights
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise GrammarError(
-            f"{path}: cannot read ({error.strerror or error}); give the folder "
-            "generation_scripts/grammars of bingzhilee/SLOG."
-        ) from None
