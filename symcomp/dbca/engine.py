@@ -54,8 +54,7 @@ class Channel:
         self.powered = np.zeros((2, rows.width), dtype=np.float64)
         self.exponents = (alpha, 1.0 - alpha)
         self.sum = 0.0
-        owners = np.repeat(np.arange(len(rows)), rows.lengths())
-        self.row_totals = np.bincount(owners, weights=rows.values, minlength=len(rows))
+        self.row_totals = rows.row_totals()
 
     def value(self) -> float:
         """The current divergence ``1 − C_α(side 0 ‖ side 1)``."""

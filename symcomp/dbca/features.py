@@ -133,6 +133,15 @@ class SparseRows:
         """Number of stored entries per row."""
         return np.diff(self.indptr)
 
+    def row_totals(self) -> npt.NDArray[np.float64]:
+        """The sum of each row's values.
+
+        >>> SparseRows.from_triples([0, 1, 1], [0, 0, 1], [1.0, 2.0, 3.0], (2, 2)).row_totals()
+        array([1., 5.])
+        """
+        owners = np.repeat(np.arange(len(self)), self.lengths())
+        return np.bincount(owners, weights=self.values, minlength=len(self)).astype(np.float64)
+
 
 @dataclass(frozen=True)
 class Features:

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from symcomp.dbca.engine import DivergenceEngine
-from symcomp.dbca.features import Features
+from symcomp.dbca.divergence import ATOM_ALPHA, COMPOUND_ALPHA, coefficient_from_sums
+from symcomp.dbca.engine import IntArray
+from symcomp.dbca.features import Features, SparseRows
 
 DIGITS = 4  # meta values are rounded to this many decimals
 # Bumped whenever a measure's default changes the numbers a split records (2: atoms counted
@@ -39,11 +40,23 @@ def _round(value: float) -> float:
 
 
 def _pair(features: Features, train: Sequence[int], other: Sequence[int]) -> tuple[float, float]:
-    engine = DivergenceEngine(features)
-    engine.assign([train, other])
-    engine.atoms.resync()
-    engine.compounds.resync()
-    return engine.divergences()
+    """(D_A, D_C) of ``train`` against ``other``, each example counted once (one in both
+    counts as ``other``'s): what :class:`DivergenceEngine` gives after assigning the two sides,
+    computed on the summed rows at once. Per-index counts and totals are exact (dyadic
+    weights), so the terms and their sum are the engine's to the last bit."""
+    other_rows = np.unique(np.asarray(other, dtype=np.int64))
+    train_rows = np.setdiff1d(np.asarray(train, dtype=np.int64), other_rows)
+    return (
+        _divergence(features.atoms, train_rows, other_rows, ATOM_ALPHA),
+        _divergence(features.compounds, train_rows, other_rows, COMPOUND_ALPHA),
+    )
+
+
+def _divergence(rows: SparseRows, first: IntArray, second: IntArray, alpha: float) -> float:
+    terms = np.power(rows.sum_rows(first), alpha) * np.power(rows.sum_rows(second), 1.0 - alpha)
+    row_totals = rows.row_totals()
+    total_first, total_second = float(row_totals[first].sum()), float(row_totals[second].sum())
+    return 1.0 - coefficient_from_sums(float(np.sum(terms)), total_first, total_second, alpha)
 
 
 def compound_divergence_of(features: Features, train: Sequence[int], other: Sequence[int]) -> float:
