@@ -91,14 +91,14 @@ def test_two_commands_cannot_write_one_folder(tmp_path: Path) -> None:
 
 
 def test_a_killed_training_run_resumes_exactly(tmp_path: Path) -> None:
-    # a random split of 1,200 SCAN commands: six epochs of a few seconds each leave time to
+    # a random split of 1,200 SCAN commands: four epochs of a few seconds each leave time to
     # kill the run between two checkpoints (the whole simple split took minutes per run)
     pool, suite = tmp_path / "pool", tmp_path / "suite"
     assert start("generate", "scan", "--n", "1200", "--seed", "0", "--out", pool).wait(60) == 0
     split = pool / "random.json"
     assert start("split", "random", pool, "--seed", "0", "--out", split).wait(60) == 0
     assert start("suite", "from-splits", pool, split, "--out", suite, "--no-export").wait(60) == 0
-    settings = ["--model", "lstms2s", "--preset", "tiny", "--set", "epochs=6"]
+    settings = ["--model", "lstms2s", "--preset", "tiny", "--set", "epochs=4"]
     settings += ["--set", "dev_limit=20", "--set", "threads=1", "--device", "cpu"]
     whole = tmp_path / "whole"
     assert start("train", suite / "random", *settings, "--out", whole).wait(timeout=600) == 0
