@@ -150,10 +150,14 @@ class Drawer:
 
     def _nouns(self) -> frozenset[str]:
         if not hasattr(self, "_noun_words"):
-            sidecar = self.language.grammar.sidecar
-            terminals = {t for group in sidecar.distinct.values() for t in group}
-            self._noun_words = frozenset(w for t in terminals for w in sidecar.lexicon[t])
+            lexicon = self.language.grammar.sidecar.lexicon
+            self._noun_words = frozenset(w for t in self._noun_terminals() for w in lexicon[t])
         return self._noun_words
+
+    def _noun_terminals(self) -> frozenset[str]:
+        """The terminals whose words may not repeat in a sentence (the sidecar's ``distinct``)."""
+        sidecar = self.language.grammar.sidecar
+        return frozenset(t for group in sidecar.distinct.values() for t in group)
 
     def fresh_np(self, slot: Slot, target: str) -> Tree[Any]:
         """A noun phrase of ``target`` for a slot, drawn as the grammar draws that slot's

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 from lark import Tree
@@ -66,6 +67,8 @@ class RuleTables:
     markers: Mapping[str, frozenset[str]]
     words: Mapping[str, Mapping[str, Any]]
     tables: Mapping[str, Mapping[str, tuple[list[float], list[tuple[str, ...]]]]]
+    # a preterminal with fixed words (not a slog.lark terminal's): cumulative weights, words
+    fixed: Mapping[str, tuple[list[float], list[str]]] = field(default_factory=dict)
 
 
 @cache
@@ -83,7 +86,12 @@ def rule_tables() -> RuleTables:
             compiled[lhs] = (cumulative, [tuple(rhs.split()) for _w, rhs in alternatives])
         tables[name] = compiled
     markers = {kind: frozenset(found) for kind, found in data["markers"].items()}
-    return RuleTables(data["start"], markers, data["words"], tables)
+    fixed = {
+        category: (list(accumulate(source["weights"])), [str(w) for w in source["words"]])
+        for category, source in data["words"].items()
+        if "terminal" not in source
+    }
+    return RuleTables(data["start"], markers, data["words"], tables, fixed)
 
 
 @dataclass(frozen=True)
@@ -236,19 +244,13 @@ class SlogDrawer(Drawer):
         bound = math.prod(all_distinct(probabilities[t], k) for t, k in fewest.items())
         return DeepPart(terminal_of, probabilities, bound)
 
-    def _noun_terminals(self) -> frozenset[str]:
-        sidecar = self.language.grammar.sidecar
-        return frozenset(t for group in sidecar.distinct.values() for t in group)
-
     def word(self, category: str) -> str:
         """A word of an IRTG preterminal: a slog.lark terminal's (its sidecar weights) or one
         of ``lexicon.irtg``'s fixed words."""
-        source = self.rules.words[category]
-        if "terminal" in source:
-            return self.language.sampler.word(self.rng, source["terminal"])
-        weights = source["weights"]
-        cumulative = [sum(weights[: i + 1]) for i in range(len(weights))]
-        return str(source["words"][_pick(self.rng, cumulative)])
+        if category in self.rules.fixed:
+            cumulative, words = self.rules.fixed[category]
+            return words[_pick(self.rng, cumulative)]
+        return self.language.sampler.word(self.rng, self.rules.words[category]["terminal"])
 
     def _new_word(self, category: str, nouns: set[str]) -> str:
         """A word of ``category``; a noun already in the sentence rejects the draw at once
