@@ -158,6 +158,24 @@ class SuiteWriter:
 
     # -- tests -----------------------------------------------------------------------------
 
+    def add_accuracy_tests(
+        self,
+        tests: Iterable[tuple[str, Split, str]],
+        pool: str,
+        records: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """An accuracy test (:meth:`add_test`) per ``(name, split, description)``, each over
+        ``pool``."""
+        for name, split, description in tests:
+            self.add_test(
+                name,
+                kind="accuracy",
+                split=split,
+                pool=pool,
+                records=records,
+                description=description,
+            )
+
     def add_test(
         self,
         name: str,

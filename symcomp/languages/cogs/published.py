@@ -112,15 +112,7 @@ def import_published(
         records.extend(_records(language, path, name, rows))
     with SuiteWriter(out, overwrite=overwrite, export=False) as writer:
         writer.write_records("examples.jsonl", records, "every published row, file by file")
-        for name, split, description in _tests(parts):
-            writer.add_test(
-                name,
-                kind="accuracy",
-                split=split,
-                pool="examples.jsonl",
-                records=records,
-                description=description,
-            )
+        writer.add_accuracy_tests(_tests(parts), "examples.jsonl", records)
         header = suite_header(
             "cogs", base, None, {"source": str(source), "output": output}, published=True
         )

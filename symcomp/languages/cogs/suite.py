@@ -119,15 +119,7 @@ def build(
         writer.write_text(
             "targets.txt", target_words(), "the target words (one a line), in case order"
         )
-        for name, split, description in _tests(parts):
-            writer.add_test(
-                name,
-                kind="accuracy",
-                split=split,
-                pool="examples.jsonl",
-                records=parts.records,
-                description=description,
-            )
+        writer.add_accuracy_tests(_tests(parts), "examples.jsonl", parts.records)
         header = suite_header("cogs", base, spec.seed, spec.describe(), sampling=drawer.describe())
         return writer.finish(header, "COGS test suite", INTRODUCTION)
 

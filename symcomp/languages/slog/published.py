@@ -255,15 +255,7 @@ def _write(
         records.extend(part.records)
     with SuiteWriter(out, overwrite=overwrite, export=False) as writer:
         writer.write_records("examples.jsonl", records, "every published row, file by file")
-        for name, split, description in _tests(indices):
-            writer.add_test(
-                name,
-                kind="accuracy",
-                split=split,
-                pool="examples.jsonl",
-                records=records,
-                description=description,
-            )
+        writer.add_accuracy_tests(_tests(indices), "examples.jsonl", records)
         header = suite_header(
             "slog",
             base,

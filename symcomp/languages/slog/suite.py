@@ -130,15 +130,7 @@ def build(
     _gen(drawer, parts, spec)
     with SuiteWriter(out, overwrite=overwrite, export=spec.export) as writer:
         writer.write_records("examples.jsonl", parts.records, "every SLOG row of the suite")
-        for name, split, description in _tests(parts):
-            writer.add_test(
-                name,
-                kind="accuracy",
-                split=split,
-                pool="examples.jsonl",
-                records=parts.records,
-                description=description,
-            )
+        writer.add_accuracy_tests(_tests(parts), "examples.jsonl", parts.records)
         tables = grammar_file("slog.tables.json").read_bytes()
         header = suite_header(
             "slog",
