@@ -36,6 +36,16 @@ def decompositions(value: int) -> dict[str, list[int]]:
     }
 
 
+def _kinds_and_splits(value: int) -> tuple[tuple[str, ...], dict[str, list[int]]]:
+    splits = decompositions(value)
+    return tuple(kind for kind in (ADD, MUL) if splits.get(kind)), splits
+
+
+# every value a draw meets (1..100 and the parts they decompose into), computed once: drawing
+# asked for them hundreds of thousands of times (read only; never change them)
+SPLITS = {value: _kinds_and_splits(value) for value in range(VALUES[0], VALUES[1] + 1)}
+
+
 # -- expressions as plain data --------------------------------------------------------------
 
 

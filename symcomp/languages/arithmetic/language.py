@@ -30,7 +30,7 @@ from symcomp.core.resources import load_grammar
 from symcomp.core.sampler import Derivation, Rejected, Table
 from symcomp.core.semantics import Semantics
 from symcomp.languages.arithmetic.checking import ArithmeticChecker
-from symcomp.languages.arithmetic.expressions import ADD, MUL, OPERATORS, VALUES, decompositions
+from symcomp.languages.arithmetic.expressions import ADD, OPERATORS, SPLITS, VALUES
 
 if TYPE_CHECKING:
     from symcomp.core.suite_builder import SuiteBuilder
@@ -89,11 +89,10 @@ class Arithmetic(Language):
     ) -> Tree[Any]:
         if len(tokens) >= limit:
             raise Rejected("length")
-        splits = decompositions(value)
+        kinds, splits = SPLITS[value]
         if not splits or rng.random() >= self.decompose_probability:
             tokens.append(str(value))
             return Tree("number", [str(value)])
-        kinds = [kind for kind in (ADD, MUL) if splits.get(kind)]
         kind = kinds[int(rng.random() * len(kinds))]
         options = splits[kind]
         left = options[int(rng.random() * len(options))]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from symcomp.languages.arithmetic.expressions import (
     ADD,
     MUL,
+    SPLITS,
     VALUES,
     Expr,
     decompositions,
@@ -39,14 +40,6 @@ from symcomp.languages.arithmetic.expressions import (
 DECOMPOSE = 0.5  # the generator decomposes a decomposable integer with this probability
 MAX_OPERATORS = 9
 MAX_DRAWS = 10_000_000  # a draw that is never kept in this many tries is an error upstream
-
-
-def _splits(value: int) -> tuple[tuple[str, ...], dict[str, list[int]]]:
-    splits = decompositions(value)
-    return tuple(kind for kind in (ADD, MUL) if splits.get(kind)), splits
-
-
-SPLITS = {value: _splits(value) for value in range(VALUES[0], VALUES[1] + 1)}
 
 
 class _TooLongError(Exception):
