@@ -43,9 +43,12 @@ def run_report_card(
     tests on an executor (the same card)."""
     folder = Suite.read(suite)
     _check_language(run, folder)
-    plan = runs_for_tests(run, folder)
+    # tests named for a single run are scored with it, whatever it was trained on: matching
+    # the run to every test of the suite would be work thrown away
     if tests and not is_runset(run):
-        plan = {test: run for test in tests}
+        plan: dict[str, Path | None] = {test: run for test in tests}
+    else:
+        plan = runs_for_tests(run, folder)
     chosen = list(tests or plan)
     units = []
     results: dict[str, Any] = {}
