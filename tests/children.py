@@ -48,6 +48,19 @@ def finish(process: subprocess.Popen[str], seconds: float = 300) -> tuple[int, s
     return process.returncode, err
 
 
+def run_here(*args: object) -> tuple[int, str]:
+    """``symcomp ARGS`` run to its end in this process (no signal is sent to it): its exit
+    code and output. For the runs a test compares with or continues after an interrupted
+    child; a child would first spend seconds importing torch and its compiler, which this
+    process has done already."""
+    from click.testing import CliRunner
+
+    from symcomp.cli import cli
+
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
 def wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while not condition():

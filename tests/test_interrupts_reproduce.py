@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import children
-from tests.children import finish, paused, wait_for
+from tests.children import finish, paused, run_here, wait_for
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -30,8 +30,10 @@ def start(*args: object) -> subprocess.Popen[str]:
 
 @pytest.mark.parametrize(
     ("sig", "after", "code"),
-    [(signal.SIGINT, 1.5, 130), (signal.SIGTERM, 2.5, 143), (signal.SIGINT, 3.5, 130)],
-    ids=["int-1.5s", "term-2.5s", "int-3.5s"],
+    # early (the suite is being built) and late (runs are training); a SIGTERM mid-way is
+    # test_two_reproductions_cannot_write_one_folder's, continued there too
+    [(signal.SIGINT, 1.5, 130), (signal.SIGTERM, 3.5, 143)],
+    ids=["int-1.5s", "term-3.5s"],
 )
 def test_an_interrupted_reproduction_continues(
     tmp_path: Path, sig: int, after: float, code: int
@@ -46,7 +48,7 @@ def test_an_interrupted_reproduction_continues(
     assert not list(tmp_path.rglob("*.tmp")), "a half-written file was left"
     if found == code:
         assert not (out / "results.json").exists()  # no report of a reproduction not done
-    again, err = finish(start("reproduce", *PAPER, "--out", out))
+    again, err = run_here("-q", "reproduce", *PAPER, "--out", out)
     assert again == 0, err
     results = json.loads((out / "results.json").read_text())
     assert results["run_count"] == RUNS and all(run["epochs"] >= 1 for run in results["runs"])
@@ -61,6 +63,6 @@ def test_two_reproductions_cannot_write_one_folder(tmp_path: Path) -> None:
         found, err = finish(start("reproduce", *PAPER, "--out", out))
         assert found == 2 and "another symcomp command is writing" in err, err
     assert finish(first)[0] == 143
-    again, err = finish(start("reproduce", *PAPER, "--out", out))  # the first one, continued
+    again, err = run_here("-q", "reproduce", *PAPER, "--out", out)  # the first one, continued
     assert again == 0, err
     assert json.loads((out / "results.json").read_text())["run_count"] == RUNS

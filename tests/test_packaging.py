@@ -1,14 +1,15 @@
-"""grammars/ and provers/ ship inside the wheel as symcomp.grammars / symcomp.provers."""
+"""grammars/ and provers/ ship inside the wheel as symcomp.grammars / symcomp.provers (the
+monotonicity grammar and prover files among them)."""
 
 import subprocess
 import sys
 import zipfile
 from importlib import resources
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.test_monotonicity_packaging import PROVER_FILES
 
 STEMS = sorted(path.stem for path in (REPO / "grammars").glob("*.lark"))
 
@@ -20,8 +21,11 @@ def test_every_packaged_grammar_is_readable_through_importlib_resources():
     assert "pcfg_set.target.json" in files
 
 
-@pytest.mark.slow
-def test_wheel_contains_grammars_and_provers(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The files of the wheel ``pip wheel`` builds from the checkout (built once: it takes
+    seconds, and every packaging test reads the same wheel)."""
+    folder = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [
             sys.executable,
@@ -31,13 +35,18 @@ def test_wheel_contains_grammars_and_provers(tmp_path: Path) -> None:
             "--quiet",
             "--no-deps",
             "-w",
-            str(tmp_path),
+            str(folder),
             str(REPO),
         ],
         check=True,
     )
-    (wheel,) = tmp_path.glob("symcomp-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    (wheel,) = folder.glob("symcomp-*.whl")
+    return set(zipfile.ZipFile(wheel).namelist())
+
+
+@pytest.mark.slow
+def test_wheel_contains_grammars_and_provers(wheel_names: set[str]) -> None:
+    names = wheel_names
     for stem in STEMS:
         assert f"symcomp/grammars/{stem}.lark" in names
         assert f"symcomp/grammars/{stem}.toml" in names
@@ -48,3 +57,13 @@ def test_wheel_contains_grammars_and_provers(tmp_path: Path) -> None:
     }
     for package in subpackages:
         assert f"{package}/__init__.py" in names, f"{package} is not in the wheel"
+
+
+@pytest.mark.slow
+def test_wheel_contains_the_monotonicity_files(wheel_names: set[str]) -> None:
+    for name in PROVER_FILES:
+        assert f"symcomp/provers/monotonicity/{name}" in wheel_names
+    assert {
+        "symcomp/grammars/monotonicity.lark",
+        "symcomp/grammars/monotonicity.toml",
+    } <= wheel_names

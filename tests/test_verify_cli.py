@@ -199,15 +199,18 @@ def test_custom_label_vocabulary(run, tmp_path):
 
 
 def test_cross_check_with_e_on_a_sample(pool, run):
-    result = run("verify", pool, "--cross-check", "eprover", "--sample", 30, "--seed", 2)
+    # E's clause budget follows --rlimit: at 2 M units the 30 pairs take 6 s, at the default
+    # (10 M) 19 s, for 19 and 24 proved (measured)
+    args = ("--cross-check", "eprover", "--sample", 30, "--seed", 2, "--rlimit", 2_000_000)
+    result = run("verify", pool, *args)
     assert result.exit_code == 0, result.output
-    # E may give up within its clause budget on pairs with exact numerals (6 of 30 measured);
-    # what it proves always agrees
+    # E gives up within its budget on some pairs with exact numerals (11 of 30 measured); what
+    # it proves always agrees
     found = re.search(
         r"cross-check on 30 sampled rows: agree (\d+), disagree 0, unknown (\d+)", result.output
     )
     assert found is not None, result.output
-    assert int(found[1]) >= 21 and int(found[1]) + int(found[2]) == 30
+    assert int(found[1]) >= 17 and int(found[1]) + int(found[2]) == 30
 
 
 def test_known_answer_file_verifies(run):
