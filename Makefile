@@ -124,13 +124,15 @@ PYTEST := $(BIN)/pytest -n 2 --dist worksteal
 unit: $(STAMP)
 	$(PYTEST)
 
-# mypy (one core) runs beside the tests (two workers): run one after the other, one core idled
-# through the whole type check. Its report is printed after the tests'; either failing fails.
-test: lint
-	@$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & types=$$!; \
+# ruff first (a second); the import contracts and mypy (one core) then run beside the tests
+# (two workers): run one after the other, one core idled through them. Their report is printed
+# after the tests'; any failing fails.
+test: $(STAMP)
+	$(BIN)/ruff check .
+	@( $(BIN)/lint-imports; imports=$$?; $(BIN)/mypy && exit $$imports ) > $(VENV)/checks.log 2>&1 & checks=$$!; \
 	$(PYTEST); unit=$$?; \
-	wait $$types; typed=$$?; echo "== mypy"; cat $(VENV)/mypy.log; \
-	test $$unit -eq 0 && test $$typed -eq 0
+	wait $$checks; checked=$$?; echo "== import contracts, mypy"; cat $(VENV)/checks.log; \
+	test $$unit -eq 0 && test $$checked -eq 0
 
 # the development loop: everything but the tests marked slow (CI runs `make test`)
 quick: $(STAMP)
