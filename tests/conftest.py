@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,11 +46,38 @@ def read_tsv(path: Path) -> list[list[str]]:
     return [line.rstrip("\n").split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@contextlib.contextmanager
+def _alone(lock: Path) -> Iterator[None]:
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]
+) -> Path:
+    """``build(folder)`` done once per test session, however many xdist workers ask for it: the
+    first builds it (the others wait), and all read the same folder, which they must not
+    change. Without xdist, a folder of this process's own."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        out = tmp_path_factory.mktemp(name) / name
+        build(out)
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # the session's folder, above the workers'
+    out, done = shared / name, shared / f"{name}.built"
+    with _alone(shared / f"{name}.lock"):
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)  # a build that failed in another worker
+            build(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def pcfg_set_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small PCFG SET suite, built once per test session."""
+    """A small PCFG SET suite, built once per test session (read only)."""
     from symcomp.languages.pcfg_set.suite import PcfgSetSuiteSpec, build
 
-    out = tmp_path_factory.mktemp("suites") / "pcfg-set"
-    build(out, PcfgSetSuiteSpec(n=4000, seed=1))
-    return out
+    return built_once(
+        tmp_path_factory, "pcfg-set-suite", lambda out: build(out, PcfgSetSuiteSpec(n=4000, seed=1))
+    )
