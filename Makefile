@@ -124,12 +124,13 @@ PYTEST := $(BIN)/pytest -n 2 --dist worksteal
 unit: $(STAMP)
 	$(PYTEST)
 
-# ruff first (a second); the import contracts and mypy (one core) then run beside the tests
-# (two workers): run one after the other, one core idled through them. Their report is printed
-# after the tests'; any failing fails.
+# ruff first (a second); the import contracts and mypy (one core) then run beside the byte-code
+# warm-up and the tests (two workers): run one after the other, one core idled through them.
+# Their report is printed after the tests'; any failing fails.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	@( $(BIN)/lint-imports; imports=$$?; $(BIN)/mypy && exit $$imports ) > $(VENV)/checks.log 2>&1 & checks=$$!; \
+	$(BIN)/python .ci/warm_bytecode.py; \
 	$(PYTEST); unit=$$?; \
 	wait $$checks; checked=$$?; echo "== import contracts, mypy"; cat $(VENV)/checks.log; \
 	test $$unit -eq 0 && test $$checked -eq 0
