@@ -246,7 +246,7 @@ def test_measures_cover_the_table_columns():
     assert np.isclose(values["compound_coverage"], 2 / 3, atol=1e-4)  # "a b", "b c" of 3
 
 
-@pytest.mark.parametrize(("language", "spec"), [("cfq", {"n": 400}), ("scan", {"n": 800})])
+@pytest.mark.parametrize(("language", "spec"), [("cfq", {"n": 250}), ("scan", {"n": 800})])
 def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
     """Output patterns are computed once per input pattern; that must change nothing."""
     from symcomp.data.generate import PoolSpec, write_pool
