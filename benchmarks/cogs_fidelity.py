@@ -71,12 +71,25 @@ def rule_of(alias: str) -> str:
     return info.rule if info else alias
 
 
-def skeleton(tree: Tree[Any], collapse: bool) -> str:
-    """The alias tree without words; ``collapse``: every noun phrase is just ``NP``."""
+# the alias of a PP and of its noun phrase name the preposition (COGS draws each preposition's
+# nouns from its own list): a word, not structure
+PREPOSITION_ALIASES = {"pp_on": "pp", "pp_in": "pp", "pp_beside": "pp"}
+PREPOSITION_ALIASES |= {"on_np": "pp_np", "in_np": "pp_np", "beside_np": "pp_np"}
+PREPOSITION_ALIASES |= {"on_np_pp": "pp_np_pp", "in_np_pp": "pp_np_pp", "beside_np_pp": "pp_np_pp"}
+
+
+def skeleton(tree: Tree[Any], collapse: bool, prepositions: bool = True) -> str:
+    """The alias tree without words; ``collapse``: every noun phrase is just ``NP``;
+    ``prepositions`` False: a PP is a PP whichever preposition it has."""
     if collapse and rule_of(str(tree.data)) in NP_RULES:
         return "NP"
-    inner = " ".join(skeleton(c, collapse) for c in tree.children if isinstance(c, Tree))
-    return f"({tree.data} {inner})" if inner else str(tree.data)
+    name = str(tree.data)
+    if not prepositions:
+        name = PREPOSITION_ALIASES.get(name, name)
+    inner = " ".join(
+        skeleton(c, collapse, prepositions) for c in tree.children if isinstance(c, Tree)
+    )
+    return f"({name} {inner})" if inner else name
 
 
 def nodes(
@@ -110,6 +123,7 @@ def distributions(trees: Sequence[Tree[Any]], texts: Sequence[str]) -> dict[str,
     return {
         "clause_skeleton": Counter(skeleton(t, True) for t in trees),
         "full_skeleton": Counter(skeleton(t, False) for t in trees),
+        "full_skeleton_any_preposition": Counter(skeleton(t, False, False) for t in trees),
         "length": Counter(len(text.split()) for text in texts),
         "word_unigrams": Counter(w for text in texts for w in text.split()),
         "matrix_clause": Counter(matrix_type(t) for t in trees),
