@@ -46,6 +46,15 @@ def _kinds_and_splits(value: int) -> tuple[tuple[str, ...], dict[str, list[int]]
 SPLITS = {value: _kinds_and_splits(value) for value in range(VALUES[0], VALUES[1] + 1)}
 
 
+def kinds_and_splits(value: int) -> tuple[tuple[str, ...], dict[str, list[int]]]:
+    """The operators ``value`` decomposes by and the left operands of each (read only).
+
+    >>> kinds_and_splits(7)
+    (('+',), {'+': [1, 2, 3, 4, 5, 6], '×': []})
+    """
+    return SPLITS[value] if value in SPLITS else _kinds_and_splits(value)
+
+
 # -- expressions as plain data --------------------------------------------------------------
 
 

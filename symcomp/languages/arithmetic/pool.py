@@ -30,11 +30,10 @@ from dataclasses import dataclass
 
 from symcomp.languages.arithmetic.expressions import (
     ADD,
-    MUL,
     SPLITS,
     VALUES,
     Expr,
-    decompositions,
+    kinds_and_splits,
 )
 
 DECOMPOSE = 0.5  # the generator decomposes a decomposable integer with this probability
@@ -111,8 +110,7 @@ def _value(expr: Expr) -> int:
 
 def _node(expr: Expr, p: float) -> float:
     value = _value(expr)
-    splits = decompositions(value)
-    kinds = [kind for kind in (ADD, MUL) if splits.get(kind)]
+    kinds, splits = kinds_and_splits(value)
     if isinstance(expr, int):
         return 0.0 if not kinds else math.log(1 - p)
     operator, left, right = expr
