@@ -84,6 +84,14 @@ def _import(source: Path, out: Path, *options: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def _refused(source: Path, out: Path, message: str) -> None:
+    """The import of ``source`` is exit 2 with ``message`` and writes nothing at ``out``."""
+    code, output = _import(source, out)
+    assert code == 2
+    assert message in " ".join(output.split())
+    assert not out.exists()
+
+
 def _records(suite: Path) -> list[dict[str, object]]:
     lines = (suite / "examples.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines]
@@ -254,20 +262,14 @@ WRONG_AGENT = AMBIGUOUS_COGS.replace(
 def test_a_bad_published_line_is_named(
     tmp_path: Path, rows: dict[str, list[str]], message: str
 ) -> None:
-    code, output = _import(_published(tmp_path / "data", rows), tmp_path / "suite")
-    assert code == 2
-    assert message in " ".join(output.split())
-    assert not (tmp_path / "suite").exists()
+    _refused(_published(tmp_path / "data", rows), tmp_path / "suite", message)
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     source = _published(tmp_path / "data")
     (source / "cogs_LF" / "dev.tsv").unlink()
     (source / "varfree_LF" / "dev.tsv").unlink()
-    code, output = _import(source, tmp_path / "suite")
-    assert code == 2
-    assert "no cogs_LF/dev.tsv or varfree_LF/dev.tsv" in " ".join(output.split())
-    assert not (tmp_path / "suite").exists()
+    _refused(source, tmp_path / "suite", "no cogs_LF/dev.tsv or varfree_LF/dev.tsv")
 
 
 def test_a_file_not_in_utf8_is_named_with_its_line(tmp_path: Path) -> None:
@@ -275,10 +277,7 @@ def test_a_file_not_in_utf8_is_named_with_its_line(tmp_path: Path) -> None:
     (source / "cogs_LF" / "dev.tsv").write_bytes(
         b"Liam ran .\trun . agent ( x _ 1 , Liam )\tin_distribution\nLiam ran \xff .\n"
     )
-    code, output = _import(source, tmp_path / "suite")
-    assert code == 2
-    assert "cogs_LF/dev.tsv:2: not UTF-8 text (byte 0xff)" in " ".join(output.split())
-    assert not (tmp_path / "suite").exists()
+    _refused(source, tmp_path / "suite", "cogs_LF/dev.tsv:2: not UTF-8 text (byte 0xff)")
 
 
 def test_a_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
@@ -286,10 +285,7 @@ def test_a_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere.tsv"
     (source / "cogs_LF" / "dev.tsv").rename(outside)
     (source / "cogs_LF" / "dev.tsv").symlink_to(outside)
-    code, output = _import(source, tmp_path / "suite")
-    assert code == 2
-    assert "dev.tsv leads out of" in " ".join(output.split())
-    assert not (tmp_path / "suite").exists()
+    _refused(source, tmp_path / "suite", "dev.tsv leads out of")
 
 
 def test_a_zip_not_unpacked_says_to_unpack_it(tmp_path: Path) -> None:
@@ -298,10 +294,7 @@ def test_a_zip_not_unpacked_says_to_unpack_it(tmp_path: Path) -> None:
         path.unlink()
     (source / "generalization_sets").rmdir()
     (source / "generalization_sets.zip").write_bytes(b"PK\x03\x04")
-    code, output = _import(source, tmp_path / "suite")
-    assert code == 2
-    assert "unpack generalization_sets.zip there first" in " ".join(output.split())
-    assert not (tmp_path / "suite").exists()
+    _refused(source, tmp_path / "suite", "unpack generalization_sets.zip there first")
 
 
 def test_a_part_falls_back_to_the_other_format(tmp_path: Path) -> None:
