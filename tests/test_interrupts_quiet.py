@@ -118,11 +118,12 @@ def test_a_failure_after_a_stop_signal_is_the_stop(
     import click
 
     from symcomp.cli import app
+    from symcomp.data import signals
 
     def broken_by_the_signal() -> None:
         raise ImportError("cannot load module more than once per process")
 
-    monkeypatch.setattr(app, "_received", [number])
+    monkeypatch.setattr(signals, "_received", [number])
     context = click.Context(click.Command("reproduce"))
     with pytest.raises(click.ClickException) as caught:
         app._guarded(context, context.command, broken_by_the_signal)

@@ -23,6 +23,14 @@ from typing import Any
 
 import click
 
+from symcomp.data.signals import (
+    Terminated,
+    first_stop,
+    forget_stops,
+    record_stop,
+    stop_exception,
+)
+
 EXIT_OK, EXIT_DISAGREE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ISSUES = "https://github.com/symcomp/symcomp/issues"
 
@@ -53,44 +61,52 @@ def _interrupted(message: str, exit_code: int) -> Interrupted:
     return kind(message)
 
 
-class Terminated(BaseException):
-    """Raised in the main thread by SIGTERM/SIGHUP, so cleanup code runs as for Ctrl-C."""
-
-    def __init__(self, signal_number: int) -> None:
-        super().__init__(signal_number)
-        self.signal_number = signal_number
-
-
-# The stopping signals this process received. The exception a signal raises can be turned into
-# another on its way out (raised in the middle of `import torch`, it leaves a half-imported
-# module behind, and the next import fails): a command that fails after a stop was asked for
-# is reported as stopped, not as a bug.
-_received: list[int] = []
+# The stopping signals are recorded in `symcomp.data.signals` (the exception a handler raises
+# can be lost in a finaliser, or turned into another on its way out: raised in the middle of
+# `import torch`, it leaves a half-imported module behind, and the next import fails). A command
+# that fails, or even succeeds, after a stop was asked for is reported as stopped.
 
 
 def _raise_terminated(signal_number: int, frame: Any) -> None:
-    _received.append(signal_number)
+    record_stop(signal_number)
     raise Terminated(signal_number)
 
 
 def _raise_interrupt(signal_number: int, frame: Any) -> None:
-    _received.append(signal_number)
+    record_stop(signal_number)
     raise KeyboardInterrupt
 
 
 def catch_signals() -> None:
     """SIGTERM and SIGHUP raise :class:`Terminated`, Ctrl-C KeyboardInterrupt, as Python's
-    own handler does (in the main thread only; an ignored Ctrl-C stays ignored)."""
+    own handler does (in the main thread only; an ignored Ctrl-C stays ignored). Each is also
+    recorded, and a stop's exception that a finaliser swallowed is not reported."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return
-    _received.clear()  # a new command (tests run many in one process)
+    forget_stops()  # a new command (tests run many in one process)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _raise_terminated)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _raise_interrupt)
+    if not isinstance(sys.unraisablehook, _QuietAboutStops):
+        sys.unraisablehook = _QuietAboutStops(sys.unraisablehook)
+
+
+class _QuietAboutStops:
+    """An unraisable hook that says nothing of a stop's exception swallowed by a finaliser
+    (Python would print "Exception ignored in ..." with a traceback fragment): the stop is
+    recorded, and the command ends as stopped. Everything else goes to the hook it wraps."""
+
+    def __init__(self, wrapped: Callable[[Any], object]) -> None:
+        self.wrapped = wrapped
+
+    def __call__(self, unraisable: Any) -> None:
+        stop = isinstance(unraisable.exc_value, KeyboardInterrupt | Terminated)
+        if not (stop and first_stop() is not None):
+            self.wrapped(unraisable)
 
 
 def _stopped(signal_number: int, error: BaseException) -> Interrupted:
@@ -108,11 +124,16 @@ def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]
     """Run a command, turning every exception into its exit code and one paragraph; after a
     stopping signal, every failure is the stop."""
     try:
-        return _translated(ctx, command, call)
+        result = _translated(ctx, command, call)
     except (click.ClickException, click.exceptions.Exit, click.Abort) as error:
-        if _received and not isinstance(error, Interrupted):
-            raise _stopped(_received[0], error) from None
+        stop = first_stop()
+        if stop is not None and not isinstance(error, Interrupted):
+            raise _stopped(stop, error) from None
         raise
+    stop = first_stop()
+    if stop is not None:  # its exception was swallowed where it landed (a finaliser)
+        raise _stopped(stop, stop_exception(stop))
+    return result
 
 
 def _translated(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:
@@ -151,7 +172,7 @@ def _translated(ctx: click.Context, command: click.Command, call: Callable[[], A
             "into smaller inputs."
         ) from None
     except Exception as error:
-        if (ctx.find_root().obj or {}).get("debug") and not _received:
+        if (ctx.find_root().obj or {}).get("debug") and first_stop() is None:
             raise
         name = ctx.command_path
         raise InternalError(

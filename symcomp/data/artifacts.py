@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from symcomp.data.safe_paths import confined
-from symcomp.data.signals import signals_held
+from symcomp.data.signals import committing, signals_held
 from symcomp.errors import DataError, OutputError
 
 EXAMPLES = "examples.jsonl"
@@ -190,7 +190,8 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
     did not write stay where they are; folders the old files leave empty are removed.
 
     Termination signals (Ctrl-C, SIGTERM, SIGHUP) wait until the swap is done, so the folder
-    holds the old output or the new one, not parts of both.
+    holds the old output or the new one, not parts of both; a stop that came before it and
+    was lost in a finaliser ends the command here, with the old output in place.
 
     Raises
     ------
@@ -203,7 +204,7 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
     _check_clashes(work, path, set(old_files))
     old = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
     try:
-        with signals_held():
+        with committing():
             for name in old_files:
                 here = path / name
                 if here.is_file() or here.is_symlink():
@@ -386,7 +387,8 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         with handle:
             yield handle
         os.chmod(handle.name, file_mode())  # a temporary file is private; the result is not
-        os.replace(handle.name, path)
+        with committing():
+            os.replace(handle.name, path)
     except BaseException:
         if handle is not None:
             with contextlib.suppress(FileNotFoundError):

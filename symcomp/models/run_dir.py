@@ -33,6 +33,7 @@ import torch
 
 from symcomp._util import Record
 from symcomp.data.artifacts import atomic_writer, read_json, write_json
+from symcomp.data.signals import committing
 from symcomp.errors import DataError, OutputError
 
 FORMAT = "symcomp-run"
@@ -322,7 +323,8 @@ def _save(data: Any, path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         torch.save(data, partial)
-        os.replace(partial, path)
+        with committing():
+            os.replace(partial, path)
     except (OSError, RuntimeError) as error:  # torch reports a full disk as RuntimeError
         partial.unlink(missing_ok=True)
         reason = getattr(error, "strerror", None) or str(error).splitlines()[0]

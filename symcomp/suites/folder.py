@@ -37,7 +37,7 @@ from symcomp.data.artifacts import (
     write_json,
     writing_beside,
 )
-from symcomp.data.signals import signals_held
+from symcomp.data.signals import committing, signals_held
 from symcomp.data.splits import PARTS, Split, write_split
 from symcomp.errors import DataError, OutputError
 from symcomp.suites.format import FORMAT, TestEntry
@@ -264,6 +264,10 @@ class SuiteWriter:
         (self.work / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
     def _move_into_place(self) -> None:
+        with committing():
+            self._swap_in()
+
+    def _swap_in(self) -> None:
         if not self.root.exists():
             os.replace(self.work, self.root)
             return
