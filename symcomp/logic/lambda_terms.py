@@ -5,7 +5,8 @@ A lexicon file (``provers/<language>/lexicon.txt``) has one ``KEY: TERM`` entry 
 grammar, or ``@alias`` for the combinator of a grammar rule, which is applied to the
 meanings of the node's children in order.
 
-nltk parses the terms; β-reduction is done here, by *normalisation by evaluation*: a closed
+:mod:`symcomp.logic.term_notation` reads the terms (as nltk would, without importing it);
+β-reduction is done here, by *normalisation by evaluation*: a closed
 term is evaluated once into a value (a λ becomes a Python function, everything else stays
 syntax), application is a function call, and a value of type t is read back as a
 first-order formula (:mod:`symcomp.logic.fol`) with canonical variable names. Every bound
@@ -26,29 +27,20 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from symcomp._util import did_you_mean
 from symcomp.errors import GrammarError, SemanticsError
 from symcomp.logic.fol import Formula, Term, canonical
+from symcomp.logic.term_notation import LambdaTerm, parse_term
 
-# A term is a nested tuple: ("lam", var, body), ("app", f, a), ("var", name),
-# ("const", name), or a connective as in symcomp.logic.fol ("not", "and", "or", "imp", "iff",
-# "eq", "all", "exists") over terms. A value is a Python function (an evaluated λ) or a
-# first-order formula / term tuple.
-LambdaTerm = tuple[Any, ...]
+# A term (symcomp.logic.term_notation.LambdaTerm) is a nested tuple: ("lam", var, body),
+# ("app", f, a), ("var", name), ("const", name), or a connective as in symcomp.logic.fol
+# ("not", "and", "or", "imp", "iff", "eq", "all", "exists") over terms. A value is a Python
+# function (an evaluated λ) or a first-order formula / term tuple.
 Value = Any
 COMBINATOR_PREFIX = "@"
 _fresh = itertools.count()
-
-
-def logic() -> ModuleType:
-    """:mod:`nltk.sem.logic`, imported on first use (it is slow to import)."""
-    import nltk.sem.logic as module  # type: ignore[import-untyped]
-
-    loaded: ModuleType = module
-    return loaded
 
 
 @dataclass(frozen=True)
@@ -146,43 +138,6 @@ def parse_formula(text: str, where: str = "<formula>") -> Formula:
     ('all', 'x1', ('imp', ('pred', 'dog', (('var', 'x1'),)), ('pred', 'animal', (('var', 'x1'),))))
     """
     return to_formula(evaluate(parse_term(text, where)))
-
-
-# -- parsing (nltk) ---------------------------------------------------------------------------
-
-
-def parse_term(text: str, where: str) -> LambdaTerm:
-    """Parse one term in :mod:`nltk.sem.logic` notation (errors name ``where``)."""
-    module = logic()
-    try:
-        expression = module.Expression.fromstring(text)
-    except module.LogicalExpressionException as error:
-        raise GrammarError(f"{where}: not a λ-term: {error}") from None
-    return _from_nltk(expression, module)
-
-
-def _from_nltk(e: Any, m: ModuleType) -> LambdaTerm:
-    if isinstance(e, m.LambdaExpression):
-        return ("lam", e.variable.name, _from_nltk(e.term, m))
-    if isinstance(e, m.AllExpression | m.ExistsExpression):
-        kind = "all" if isinstance(e, m.AllExpression) else "exists"
-        return (kind, e.variable.name, _from_nltk(e.term, m))
-    if isinstance(e, m.NegatedExpression):
-        return ("not", _from_nltk(e.term, m))
-    if isinstance(e, m.AndExpression | m.OrExpression):
-        kind = "and" if isinstance(e, m.AndExpression) else "or"
-        return (kind, (_from_nltk(e.first, m), _from_nltk(e.second, m)))
-    if isinstance(e, m.ImpExpression | m.IffExpression | m.EqualityExpression):
-        kinds = ((m.ImpExpression, "imp"), (m.IffExpression, "iff"), (m.EqualityExpression, "eq"))
-        kind = next(name for cls, name in kinds if isinstance(e, cls))
-        return (kind, _from_nltk(e.first, m), _from_nltk(e.second, m))
-    if isinstance(e, m.ApplicationExpression):
-        return ("app", _from_nltk(e.function, m), _from_nltk(e.argument, m))
-    if isinstance(e, m.ConstantExpression):
-        return ("const", e.variable.name)
-    if isinstance(e, m.AbstractVariableExpression):
-        return ("var", e.variable.name)
-    raise GrammarError(f"unsupported term {e} ({type(e).__name__}).")
 
 
 # -- normalisation by evaluation ----------------------------------------------------------------
