@@ -32,12 +32,14 @@ The JSON form is networkx's node-link layout with ``edges`` as the edge key.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from lark import Tree
 
 from symcomp.errors import DataError
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a fifth of a second)
+    import networkx as nx
 
 
 class DagBuilder:
@@ -129,6 +131,8 @@ def node_link_parts(
 
 def node_link_to_dag(data: Mapping[str, Any], source: str = "derivation") -> nx.DiGraph:
     """Rebuild the DAG from its node-link form (as written by ``--with-dag``)."""
+    import networkx as nx
+
     rules, tokens, edges = node_link_parts(data, source)
     graph = nx.DiGraph()
     for number, (rule, node_tokens) in enumerate(zip(rules, tokens, strict=True)):

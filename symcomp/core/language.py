@@ -29,9 +29,8 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import networkx as nx
 from lark import Tree
 from lark.exceptions import VisitError
 
@@ -54,6 +53,9 @@ from symcomp.core.semantics import Semantics
 from symcomp.core.sidecar import Sidecar
 from symcomp.core.suite_builder import SuiteBuilder, SuiteImporter
 from symcomp.errors import DataError, GenerationError, SemanticsError, SymcompError
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a fifth of a second)
+    import networkx as nx
 
 MAX_SAMPLE_ATTEMPTS = 100_000
 

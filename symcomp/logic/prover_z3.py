@@ -62,6 +62,15 @@ def _z3() -> ModuleType:
     return module
 
 
+def _check_installed() -> None:
+    """Refuse at once where z3 is missing, without importing it (a fifth of a second that a
+    run whose every label is decided by construction never needs)."""
+    import importlib.util
+
+    if importlib.util.find_spec("z3") is None:
+        raise ImportError("z3 is not installed: `pip install z3-solver` (or 'symcomp[nli]').")
+
+
 class Z3Prover:
     """Decide problems with z3 (``pip install z3-solver``).
 
@@ -79,8 +88,13 @@ class Z3Prover:
     def __init__(self, rlimit: int = DEFAULT_RLIMIT, timeout_ms: int | None = None) -> None:
         self.rlimit = rlimit
         self.timeout_ms = timeout_ms
-        self.z3 = _z3()
+        _check_installed()
         self._shared: Any = None
+
+    @functools.cached_property
+    def z3(self) -> ModuleType:
+        """The z3 module, imported when the first problem reaches the solver."""
+        return _z3()
 
     def _context(self) -> Any:
         """The prover's z3 context, made on first use and shared by its problems.
