@@ -8,8 +8,9 @@ DEMO := runs/demo
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Byte-code is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): the
 # demo and the suite start hundreds of symcomp processes, which would each compile what they
-# import (torch among it) from source. Written as modules are first imported, not by the
-# install: compiling every installed file took 43 of the install's 53 s on 2 cores.
+# import (torch among it) from source. The install compiles what symcomp and its tests import
+# (.ci/warm_bytecode.py: 12 CPU-s), not every installed file (43 of the install's 53 s on 2
+# cores), so that a command run later with PYTHONDONTWRITEBYTECODE=1 still finds it.
 export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: demo test quick lint typecheck unit install clean
@@ -28,6 +29,7 @@ $(STAMP): pyproject.toml constraints.txt
 	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python \
 		--index-strategy unsafe-best-match $(UV_SOURCES) -c constraints.txt -e ".[$(EXTRAS)]" ) \
 	|| $(BIN)/python -m pip install --quiet -c constraints.txt -e ".[$(EXTRAS)]"
+	$(BIN)/python .ci/warm_bytecode.py
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -124,13 +126,12 @@ PYTEST := $(BIN)/pytest -n 2 --dist worksteal
 unit: $(STAMP)
 	$(PYTEST)
 
-# ruff first (a second); the import contracts and mypy (one core) then run beside the byte-code
-# warm-up and the tests (two workers): run one after the other, one core idled through them.
-# Their report is printed after the tests'; any failing fails.
+# ruff first (a second); the import contracts and mypy (one core) then run beside the tests
+# (two workers): run one after the other, one core idled through them. Their report is printed
+# after the tests'; any failing fails.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	@( $(BIN)/lint-imports; imports=$$?; $(BIN)/mypy && exit $$imports ) > $(VENV)/checks.log 2>&1 & checks=$$!; \
-	$(BIN)/python .ci/warm_bytecode.py; \
 	$(PYTEST); unit=$$?; \
 	wait $$checks; checked=$$?; echo "== import contracts, mypy"; cat $(VENV)/checks.log; \
 	test $$unit -eq 0 && test $$checked -eq 0
