@@ -103,6 +103,9 @@ class Sampler:
             kind: (spec.minimum, spec.maximum) for kind, spec in grammar.sidecar.depths.items()
         }
         self._slots = self._word_slots()
+        # depth counts and distinct-word sets cost every node drawn: only grammars that declare
+        # recursion kinds or distinct groups keep them
+        self._counted = bool(self.windows) or any(slot.groups for slot in self._slots.values())
         self._plans = self._compile_plans()
         self.repeat_items = {
             name: self._repeat_items(name) for name in self._plans if aux_repeat(name)
@@ -258,21 +261,35 @@ class Sampler:
             kind leaves its window, or a ``[constraints.distinct]`` word repeats.
         """
         tables = tables or self.tables
+        if require or windows is not None or start is not None or self._counted:
+            return self._sample_counted(rng, tables, used, max_length, windows, require, start)
+        return _Draw(self, rng, tables, used, max_length).run(self.start)
+
+    def _sample_counted(
+        self,
+        rng: random.Random,
+        tables: Mapping[str, Table],
+        used: AbstractSet[Hashable],
+        max_length: int | None,
+        windows: Mapping[str, tuple[int, int | None]] | None,
+        require: frozenset[str] | None,
+        start: str | None,
+    ) -> Derivation:
+        """A draw that counts recursion kinds and distinct words, from any rule, maybe given
+        required aliases."""
+        if start is not None and (start not in self._plans or start.startswith("_")):
+            raise GrammarError(f"{self.grammar.source}: no rule {start!r} to draw from.")
+        window = dict(windows) if windows is not None else self.windows
         if require:
             key = (id(tables), require)
             if key not in self._absence:
                 self._absence[key] = (tables, conditioned.absence(tables, require))
-            given = _ConditionedDraw(self, rng, tables, used, max_length)
+            given = _ConditionedDraw(self, rng, tables, used, max_length, window)
             given.require_nodes(require, self._absence[key][1])
-            draw: _Draw = given
+            draw: _CountedDraw = given
         else:
-            draw = _Draw(self, rng, tables, used, max_length)
-        draw.windows = dict(windows) if windows is not None else self.windows
-        if start is not None:
-            if start not in self._plans or start.startswith("_"):
-                raise GrammarError(f"{self.grammar.source}: no rule {start!r} to draw from.")
-            draw.start = start
-        return draw.run()
+            draw = _CountedDraw(self, rng, tables, used, max_length, window)
+        return draw.run(start if start is not None else self.start)
 
     def word(self, rng: random.Random, terminal: str) -> str:
         """One word of a lexicon terminal, by its weights (uniform when it has none)."""
@@ -391,7 +408,11 @@ def _shape(plan: Plan, kids: list[Any]) -> list[Any]:
 
 
 class _Draw:
-    """The state of one draw; methods are hot, so they bind what they use locally."""
+    """The state of one draw; methods are hot, so they bind what they use locally.
+
+    This class draws grammars without recursion kinds or distinct words: it keeps no depth
+    counts, which would cost every node drawn (:class:`_CountedDraw` keeps them).
+    """
 
     def __init__(
         self,
@@ -409,17 +430,9 @@ class _Draw:
         self.max_length = max_length if max_length is not None else 1 << 62
         self.tokens: list[str] = []
         self.new_keys: set[Hashable] = set()
-        self.windows: dict[str, tuple[int, int | None]] = {}
-        self.depth: dict[str, int] = {}  # recursion depth of each kind on the current path
-        self.deepest: dict[str, int] = {}
-        self.drawn: dict[str, set[str]] = {}  # words drawn per distinct group
-        self.start = sampler.start
 
-    def run(self) -> Derivation:
-        kids = self.expand(self.start, 0)
-        for kind, (minimum, _maximum) in self.windows.items():
-            if self.deepest.get(kind, 0) < minimum:
-                raise Rejected(f"{kind}_depth_below_min")
+    def run(self, start: str) -> Derivation:
+        kids = self.expand(start, 0)
         if len(kids) != 1 or not isinstance(kids[0], Tree):
             raise GrammarError(
                 f"{self.sampler.grammar.source}: the start rule must produce one tree node; "
@@ -441,38 +454,18 @@ class _Draw:
         if depth > MAX_RAW_DEPTH:
             raise Rejected("depth")
         plan = self.choose(origin)
-        if plan.kinds:
-            return self.build_counted(origin, plan, depth)
         if plan.unique:
             return self.build_new(origin, plan, depth)
         return self.build(plan, depth)
 
-    def build_counted(self, origin: str, plan: Plan, depth: int) -> list[Any]:
-        """Build a node of a recursion kind, keeping that kind's depth within its window."""
-        self.enter(plan.kinds)
-        kids = self.build_new(origin, plan, depth) if plan.unique else self.build(plan, depth)
-        self.leave(plan.kinds)
-        return kids
-
-    def enter(self, kinds: tuple[str, ...]) -> None:
-        """One level deeper in each recursion kind, within that kind's window."""
-        for kind in kinds:
-            level = self.depth.get(kind, 0) + 1
-            maximum = self.windows.get(kind, (0, None))[1]
-            if maximum is not None and level > maximum:
-                raise Rejected(f"{kind}_depth")
-            self.depth[kind] = level
-            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
-
-    def leave(self, kinds: tuple[str, ...]) -> None:
-        for kind in kinds:
-            self.depth[kind] -= 1
-
     def build(self, plan: Plan, depth: int) -> list[Any]:
         kids: list[Any] = []
         tokens = self.tokens
+        # nonterminals first: the commonest symbol of every built-in grammar's draws
         for kind, payload, keep in plan.symbols:
-            if kind == LITERAL:
+            if kind == NONTERMINAL:
+                kids.extend(self.expand(payload, depth + 1))
+            elif kind == LITERAL:
                 tokens.append(payload)
                 if keep:
                     kids.append(payload)
@@ -481,15 +474,13 @@ class _Draw:
                 tokens.append(word)
                 if keep:
                     kids.append(word)
-            elif kind == NONTERMINAL:
-                kids.extend(self.expand(payload, depth + 1))
-            elif kind == WORD:
+            elif kind == REPEAT:
+                self.repeat(payload, kids, depth)
+            else:  # WORD, the rarest
                 word = self.word(payload)
                 tokens.append(word)
                 if keep:
                     kids.append(word)
-            else:
-                self.repeat(payload, kids, depth)
         if len(tokens) > self.max_length:
             raise Rejected("length")
         if plan.label is None or (plan.expand1 and len(kids) == 1):
@@ -497,13 +488,7 @@ class _Draw:
         return [Tree(plan.label, kids)]
 
     def word(self, slot: WordSlot) -> str:
-        word = slot.draw(self.random)
-        for group in slot.groups:
-            drawn = self.drawn.setdefault(group, set())
-            if word in drawn:
-                raise Rejected(f"repeated_{group}")
-            drawn.add(word)
-        return word
+        return slot.draw(self.random)
 
     def repeat(self, payload: tuple[RepeatSpec, str], kids: list[Any], depth: int) -> None:
         spec, aux = payload
@@ -543,7 +528,77 @@ class _Draw:
                 return plan
 
 
-class _ConditionedDraw(_Draw):
+class _CountedDraw(_Draw):
+    """A draw that keeps each recursion kind's depth within its window and the words of each
+    ``[constraints.distinct]`` group apart."""
+
+    def __init__(
+        self,
+        sampler: Sampler,
+        rng: random.Random,
+        tables: Mapping[str, Table],
+        used: AbstractSet[Hashable],
+        max_length: int | None,
+        windows: Mapping[str, tuple[int, int | None]],
+    ) -> None:
+        super().__init__(sampler, rng, tables, used, max_length)
+        self.windows = windows
+        self.depth: dict[str, int] = {}  # recursion depth of each kind on the current path
+        self.deepest: dict[str, int] = {}
+        self.drawn: dict[str, set[str]] = {}  # words drawn per distinct group
+
+    def run(self, start: str) -> Derivation:
+        derivation = super().run(start)
+        self.check_minimums()
+        return derivation
+
+    def check_minimums(self) -> None:
+        for kind, (minimum, _maximum) in self.windows.items():
+            if self.deepest.get(kind, 0) < minimum:
+                raise Rejected(f"{kind}_depth_below_min")
+
+    def expand(self, origin: str, depth: int) -> list[Any]:
+        if depth > MAX_RAW_DEPTH:
+            raise Rejected("depth")
+        plan = self.choose(origin)
+        if plan.kinds:
+            return self.build_counted(origin, plan, depth)
+        if plan.unique:
+            return self.build_new(origin, plan, depth)
+        return self.build(plan, depth)
+
+    def build_counted(self, origin: str, plan: Plan, depth: int) -> list[Any]:
+        """Build a node of a recursion kind, keeping that kind's depth within its window."""
+        self.enter(plan.kinds)
+        kids = self.build_new(origin, plan, depth) if plan.unique else self.build(plan, depth)
+        self.leave(plan.kinds)
+        return kids
+
+    def enter(self, kinds: tuple[str, ...]) -> None:
+        """One level deeper in each recursion kind, within that kind's window."""
+        for kind in kinds:
+            level = self.depth.get(kind, 0) + 1
+            maximum = self.windows.get(kind, (0, None))[1]
+            if maximum is not None and level > maximum:
+                raise Rejected(f"{kind}_depth")
+            self.depth[kind] = level
+            self.deepest[kind] = max(self.deepest.get(kind, 0), level)
+
+    def leave(self, kinds: tuple[str, ...]) -> None:
+        for kind in kinds:
+            self.depth[kind] -= 1
+
+    def word(self, slot: WordSlot) -> str:
+        word = slot.draw(self.random)
+        for group in slot.groups:
+            drawn = self.drawn.setdefault(group, set())
+            if word in drawn:
+                raise Rejected(f"repeated_{group}")
+            drawn.add(word)
+        return word
+
+
+class _ConditionedDraw(_CountedDraw):
     """A draw given that some node of the required aliases occurs (see
     :mod:`symcomp.core.conditioned`); unconstrained subtrees are drawn as usual."""
 
@@ -551,11 +606,9 @@ class _ConditionedDraw(_Draw):
         self.require = require
         self.absence = absence
 
-    def run(self) -> Derivation:
-        kids = self.expand_in(self.start, 0, conditioned.SOME)
-        for kind, (minimum, _maximum) in self.windows.items():
-            if self.deepest.get(kind, 0) < minimum:
-                raise Rejected(f"{kind}_depth_below_min")
+    def run(self, start: str) -> Derivation:
+        kids = self.expand_in(start, 0, conditioned.SOME)
+        self.check_minimums()
         return Derivation(kids[0], self.tokens, self.new_keys)
 
     def expand_in(self, origin: str, depth: int, mode: int) -> list[Any]:
