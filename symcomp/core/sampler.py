@@ -31,7 +31,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 from lark import Tree
 from lark.grammar import Rule
 
@@ -305,6 +304,19 @@ class Sampler:
         return self._recursion() is None
 
     def _recursion(self) -> list[str] | None:
+        # a repetition answers without a graph (and without importing networkx: generating a
+        # pool asks, and the import costs as much as generating 1,100 PCFG SET examples)
+        for origin, plans in self._plans.items():
+            for plan in plans:
+                for kind, payload, _keep in plan.symbols:
+                    if kind == REPEAT:
+                        return [origin, payload[1]]
+        return self._cycle()
+
+    def _cycle(self) -> list[str] | None:
+        """The rules of a cycle reachable from the start rule, or None."""
+        import networkx as nx
+
         graph = nx.DiGraph()
         for origin, plans in self._plans.items():
             graph.add_node(origin)
@@ -312,8 +324,6 @@ class Sampler:
                 for kind, payload, _keep in plan.symbols:
                     if kind == NONTERMINAL:
                         graph.add_edge(origin, payload)
-                    elif kind == REPEAT:
-                        return [origin, payload[1]]
         reachable = graph.subgraph(nx.descendants(graph, self.start) | {self.start})
         try:
             return [edge[0] for edge in nx.find_cycle(reachable)]
