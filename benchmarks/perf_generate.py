@@ -15,8 +15,10 @@ user and system CPU seconds of the child (``resource.RUSAGE_CHILDREN``: a busy m
 them less than wall time) and wall seconds, every round and the median, and the sha256 of each
 tree's ``examples.jsonl`` and ``manifest.json``. A first run per tree writes the byte-code of
 what it imports, so no tree pays for compiling; ``--no-bytecode`` compiles every module on every
-run instead (``PYTHONDONTWRITEBYTECODE=1``, ``PYTHONPYCACHEPREFIX`` an empty folder). Writes
-``perf_generate_baseline.json`` and ``.md``.
+run instead (``PYTHONDONTWRITEBYTECODE=1``, ``PYTHONPYCACHEPREFIX`` an empty folder). Every
+tree reads the grammars the install serves (``symcomp.grammars``: this checkout's ``grammars/``
+for an editable install); the report names a tree's own grammar files that differ from them.
+Writes ``perf_generate_baseline.json`` and ``.md``.
 
     python benchmarks/perf_generate.py --baseline /tmp/old [--baseline ...] [--rounds 3]
         [--language pcfg-set] [--n 100000] [--seed 1] [--jobs 1] [--no-bytecode] [--out DIR]
@@ -82,18 +84,30 @@ def tree_environment(source: Path, bytecode: bool, empty: Path) -> dict[str, str
     return env
 
 
-def check_imports(source: Path, env: dict[str, str]) -> None:
-    """Refuse a tree whose runs would import another tree's symcomp."""
-    found = subprocess.run(
-        [sys.executable, "-c", "import symcomp; print(symcomp.__file__)"],
+def check_imports(source: Path, env: dict[str, str]) -> list[str]:
+    """Refuse a tree whose runs would import another tree's symcomp; name its grammar files
+    that differ from those its runs read (the install serves ``symcomp.grammars`` from the
+    checkout it was installed from, whichever tree is on ``PYTHONPATH``)."""
+    code = "import symcomp, symcomp.grammars as g; print(symcomp.__file__); print(*g.__path__)"
+    found, served = subprocess.run(
+        [sys.executable, "-c", code],
         env=env,
         cwd=source,
         capture_output=True,
         text=True,
         check=True,
-    ).stdout.strip()
+    ).stdout.splitlines()
     if not Path(found).resolve().is_relative_to(source):
         raise SystemExit(f"{source}: imports symcomp from {found}, not from this tree")
+    return [
+        path.name
+        for path in sorted((source / "grammars").glob("*.*"))
+        if path.suffix != ".py"
+        and (
+            not (Path(served) / path.name).is_file()
+            or (Path(served) / path.name).read_bytes() != path.read_bytes()
+        )
+    ]
 
 
 def timed_cli(args: list[str], env: dict[str, str], source: Path) -> dict[str, float]:
@@ -125,13 +139,14 @@ def compare_trees(
     """Every tree runs the command once per round, trees alternated within each round."""
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in sources}
     digests: dict[str, dict[str, str]] = {}
+    differ: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="symcomp-perf-generate-") as folder:
         scratch = Path(folder)
         empty = scratch / "no-bytecode"
         empty.mkdir()
         envs = {label: tree_environment(tree, bytecode, empty) for label, tree in sources.items()}
         for number, (label, tree) in enumerate(sources.items()):
-            check_imports(tree, envs[label])
+            differ[label] = check_imports(tree, envs[label])
             if bytecode:  # a first, small run writes the byte-code of what the command imports
                 warm = generate_args(args, 10, scratch / f"warm-{number}")
                 timed_cli(warm, envs[label], tree)
@@ -143,7 +158,11 @@ def compare_trees(
                 if digests.setdefault(label, digest) != digest:
                     raise SystemExit(f"{tree}: another round wrote other bytes")
         assert bytecode or not any(empty.iterdir()), "byte-code was written where none should be"
-    return [tree_row(label, sources[label], runs[label], digests[label]) for label in sources]
+    return [
+        tree_row(label, sources[label], runs[label], digests[label])
+        | {"grammars_differ": differ[label]}
+        for label in sources
+    ]
 
 
 def generate_args(args: argparse.Namespace, n: int, out: Path) -> list[str]:
@@ -180,6 +199,12 @@ def baseline_markdown(rows: list[dict[str, Any]], command: str) -> str:
     ]
     same = len({json.dumps(r["sha256"], sort_keys=True) for r in rows}) == 1
     lines += ["", "same bytes in every tree" if same else "**the trees wrote different bytes**"]
+    lines += [
+        f"\n{r['tree']} ran with the installed grammars, which differ from its own in "
+        f"{', '.join(r['grammars_differ'])}"
+        for r in rows
+        if r["grammars_differ"]
+    ]
     return "\n".join(lines) + "\n"
 
 
