@@ -35,7 +35,7 @@ from symcomp.errors import GrammarError, SymcompError
 from symcomp.languages.cogs.irtg import Lexicon, read_irtg_file, read_lexicon, read_rules
 
 LOG = logging.getLogger(__name__)
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 ZIPF_A = 1.4  # SLOG's cogs-preprocess.py: zipf.pmf(k, 1.4) plus a uniform leftover
 SOURCE = "bingzhilee/SLOG@1c55df85006d58b842520c79dcb8e1b43df2836f generation_scripts/grammars"
 
