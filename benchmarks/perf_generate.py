@@ -29,16 +29,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import platform
-import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from source_trees import check_imports, timed_cli, tree_environment
 
 import symcomp
 from symcomp.data.generate import PoolSpec, generate
@@ -69,61 +67,6 @@ def measure(language: str, spec: PoolSpec, jobs: int, repeat: int) -> dict[str, 
 
 
 REPO = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-c", "from symcomp.cli import main; main()"]
-
-
-def tree_environment(source: Path, bytecode: bool, empty: Path) -> dict[str, str]:
-    """The environment that runs ``source``'s symcomp: its tree first on ``PYTHONPATH`` (the
-    virtual environment's editable install would otherwise win)."""
-    env = {**os.environ, "PYTHONPATH": str(source)}
-    env.pop("PYTHONPYCACHEPREFIX", None)
-    if bytecode:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-    else:
-        env |= {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(empty)}
-    return env
-
-
-def check_imports(source: Path, env: dict[str, str]) -> list[str]:
-    """Refuse a tree whose runs would import another tree's symcomp; name its grammar files
-    that differ from those its runs read (the install serves ``symcomp.grammars`` from the
-    checkout it was installed from, whichever tree is on ``PYTHONPATH``)."""
-    code = "import symcomp, symcomp.grammars as g; print(symcomp.__file__); print(*g.__path__)"
-    found, served = subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        cwd=source,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
-    if not Path(found).resolve().is_relative_to(source):
-        raise SystemExit(f"{source}: imports symcomp from {found}, not from this tree")
-    return [
-        path.name
-        for path in sorted((source / "grammars").glob("*.*"))
-        if path.suffix != ".py"
-        and (
-            not (Path(served) / path.name).is_file()
-            or (Path(served) / path.name).read_bytes() != path.read_bytes()
-        )
-    ]
-
-
-def timed_cli(args: list[str], env: dict[str, str], source: Path) -> dict[str, float]:
-    """User and system CPU seconds and wall seconds of one command run; it must exit 0."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(CLI + args, env=env, cwd=source, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{source}: {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
-    return {
-        "user_s": after.ru_utime - before.ru_utime,
-        "sys_s": after.ru_stime - before.ru_stime,
-        "wall_s": wall,
-    }
 
 
 def sha256s(folder: Path) -> dict[str, str]:

@@ -23,76 +23,35 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
-import resource
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-MAIN = [sys.executable, "-c", "from symcomp.cli import main; main()"]
-
-
-@contextlib.contextmanager
-def worktree(commit: str) -> Iterator[Path]:
-    """A checkout of ``commit`` in a temporary folder, removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="symcomp-baseline-"))
-    subprocess.run(
-        ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(folder), commit],
-        check=True,
-    )
-    try:
-        yield folder
-    finally:
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)], check=False
-        )
-
-
-def timed(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """CPU seconds (user + system) and wall seconds of one run; it must exit 0."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall
-
-
-def environment(source: Path, bytecode: bool, empty: Path) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(source)}
-    env.pop("PYTHONPYCACHEPREFIX", None)
-    if bytecode:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-    else:
-        env |= {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(empty)}
-    return env
+from source_trees import CLI, REPO, check_imports, timed_cli, tree_environment, worktree
 
 
 def commands(pool: Path) -> dict[str, list[str]]:
-    return {"--help": [*MAIN, "--help"], "verify 10 rows": [*MAIN, "verify", str(pool)]}
+    return {"--help": ["--help"], "verify 10 rows": ["verify", str(pool)]}
 
 
 def measure(sources: dict[str, Path], pool: Path, rounds: int) -> list[dict[str, object]]:
     """Every (checkout, byte-code state, command), alternated round by round."""
     empty = Path(tempfile.mkdtemp(prefix="symcomp-no-bytecode-"))
     for source in sources.values():  # write the byte-code of everything both import
+        env = tree_environment(source, True, empty)
+        check_imports(source, env)
         for args in commands(pool).values():
-            timed(args, environment(source, True, empty), source)
+            timed_cli(args, env, source)
     samples: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
     for _ in range(rounds):
         for state in ("byte-code", "none"):
             for name, args in commands(pool).items():
                 for label, source in sources.items():
-                    env = environment(source, state == "byte-code", empty)
-                    samples.setdefault((label, state, name), []).append(timed(args, env, source))
+                    env = tree_environment(source, state == "byte-code", empty)
+                    run = timed_cli(args, env, source)
+                    cpu = run["user_s"] + run["sys_s"]
+                    samples.setdefault((label, state, name), []).append((cpu, run["wall_s"]))
     assert not any(empty.iterdir()), "byte-code was written where none should be"
     return [
         {
@@ -110,7 +69,7 @@ def measure(sources: dict[str, Path], pool: Path, rounds: int) -> list[dict[str,
 def small_pool(folder: Path) -> Path:
     pool = folder / "pool"
     subprocess.run(
-        [*MAIN, "-q", "generate", "monotonicity", "--n", "10", "--seed", "0", "--out", str(pool)],
+        [*CLI, "-q", "generate", "monotonicity", "--n", "10", "--seed", "0", "--out", str(pool)],
         check=True,
         capture_output=True,
     )
