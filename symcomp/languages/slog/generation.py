@@ -11,8 +11,8 @@ twice) and ``forced`` (a COGS target written into its slot, for the exposure row
 >>> from symcomp.core.registry import get_language
 >>> drawer = SlogDrawer(get_language("slog"), seed=1)
 >>> [s.text for s in drawer.take(2, "center_embed_2")]  # doctest: +NORMALIZE_WHITESPACE
-['The dog froze a cake that a creature that the girl liked ate .',
- 'Charlotte rolled a spoon that the donkey that Emma shortened appreciated .']
+['The dog burned the cake that the creature that the girl liked ate .',
+ 'Charlotte rolled the spoon that the donkey that Emma shortened appreciated .']
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ from symcomp.core.resources import grammar_file
 from symcomp.core.sampler import Rejected
 from symcomp.errors import SymcompError
 from symcomp.languages.cogs.generation import Drawer
-from symcomp.languages.slog.deep import all_distinct, fewest_nouns
+from symcomp.languages.slog.deep import (
+    all_distinct,
+    best_split,
+    distinct_chance,
+    fewest_nouns,
+)
 
 KINDS = ("pp", "cp", "cemb")
 DEFAULT_WINDOW = (0, 2)  # SLOG's README runs Alto with 0-2 for every kind
@@ -43,20 +48,28 @@ MAX_RULES = 4_000  # rule expansions in one sentence; a draw past it is rejected
 
 @dataclass(frozen=True)
 class Draw:
-    """What one part is drawn from: a rule table and a (min, max) window per depth kind."""
+    """What one part is drawn from: a rule table and a (min, max) window per depth kind;
+    ``distinct_verbs``: a sentence with a verb twice is skipped, as it is with a noun twice."""
 
     table: str
     windows: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     ending: str = "."  # "?" after a question, nothing after a standalone noun phrase
+    # SLOG's Alto skipped a verb twice too: no part it drew repeats one (0 of the 16,000 gen
+    # rows outside CP_5-12, 0 of its 8,560 train rows), where the noun rule alone repeats one in
+    # up to 80 % of rows (centre embedding 5-12); COGS's own sentences (in_distribution,
+    # COGS's train) repeat verbs (70 of 24,012 rows), so they keep them
+    distinct_verbs: bool = True
 
     def window(self, kind: str) -> tuple[int, int]:
         """The window of one kind (SLOG's default 0-2 where the part sets none)."""
         return self.windows.get(kind, DEFAULT_WINDOW)
 
 
-def draw(table: str, ending: str = ".", **windows: tuple[int, int]) -> Draw:
+def draw(
+    table: str, ending: str = ".", *, distinct_verbs: bool = True, **windows: tuple[int, int]
+) -> Draw:
     """A :class:`Draw` (``draw("pp_recursion", pp=(3, 3))``)."""
-    return Draw(table, dict(windows), ending)
+    return Draw(table, dict(windows), ending, distinct_verbs)
 
 
 @dataclass(frozen=True)
@@ -97,11 +110,24 @@ def rule_tables() -> RuleTables:
 @dataclass(frozen=True)
 class DeepPart:
     """A deep part's noun preterminals (to their terminal), the terminals' word
-    probabilities, and the bound on the chance that a structure's nouns differ."""
+    probabilities, its verb preterminals and their terminals' words (where the part forbids
+    a verb twice), and the bound on the chance that a structure's nouns and verbs differ."""
 
     terminal_of: Mapping[str, str]
     probabilities: Mapping[str, tuple[float, ...]]
     bound: float
+    verb_of: Mapping[str, str] = field(default_factory=dict)
+    verb_words: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    _verb_chances: dict[tuple[tuple[str, int], ...], float] = field(default_factory=dict)
+
+    def chance(self, slots: list[str]) -> float:
+        """The chance that a structure's nouns, and its verbs, come out distinct."""
+        nouns = Counter(self.terminal_of[c] for c in slots if c in self.terminal_of)
+        chance = math.prod(all_distinct(self.probabilities[t], k) for t, k in nouns.items())
+        verbs = tuple(sorted(Counter(self.verb_of[c] for c in slots if c in self.verb_of).items()))
+        if verbs and verbs not in self._verb_chances:  # structures share few verb counts
+            self._verb_chances[verbs] = distinct_chance(self.verb_words, dict(verbs))
+        return chance * (self._verb_chances[verbs] if verbs else 1.0)
 
 
 def _reachable(rules: Mapping[str, Any], category: str) -> bool:
@@ -128,7 +154,7 @@ class SlogDrawer(Drawer):
         self.rng = random.Random(f"symcomp-slog:{seed}")
         self.parts: dict[str, Draw] = dict(draws or DRAWS)
         self.rules = rule_tables()
-        self._deep_parts: dict[tuple[str, tuple[Any, ...]], DeepPart | None] = {}
+        self._deep_parts: dict[tuple[str, tuple[Any, ...], bool], DeepPart | None] = {}
 
     def tree(self, table: str, require: frozenset[str] | None = None) -> Tree[Any] | None:
         """One sentence of the part ``table`` parsed, or None (the rejection counted);
@@ -153,8 +179,8 @@ class SlogDrawer(Drawer):
         deep = self._deep(part)
         if deep is not None:
             return self.deep_words(part, deep)
-        nouns: set[str] = set()
-        return self._derive(part, lambda category: self._new_word(category, nouns))
+        seen: set[str] = set()
+        return self._derive(part, lambda category: self._new_word(category, seen, part))
 
     def _derive(self, part: Draw, leaf: Callable[[str], str]) -> list[str]:
         """One derivation of the part's table inside its windows, ``leaf`` of each
@@ -199,50 +225,94 @@ class SlogDrawer(Drawer):
     def deep_words(self, part: Draw, deep: DeepPart) -> list[str]:
         """A deep part's words in two steps, exactly as Alto's distribution
         (:mod:`symcomp.languages.slog.deep`): a structure accepted with the chance that its
-        nouns differ (over the bound), then its nouns redrawn together until they differ."""
+        nouns (and, where the part forbids a verb twice, its verbs) differ, over the bound;
+        then its verbs, and its nouns, redrawn together until they differ."""
         slots = self._derive(part, lambda category: category)
-        counts = Counter(deep.terminal_of[c] for c in slots if c in deep.terminal_of)
-        chance = math.prod(all_distinct(deep.probabilities[t], k) for t, k in counts.items())
-        if self.rng.random() * deep.bound >= chance:
-            raise Rejected("repeated_nouns")
-        words = [self.word(c) if c not in deep.terminal_of else "" for c in slots]
-        nouns = [i for i, c in enumerate(slots) if c in deep.terminal_of]
+        if self.rng.random() * deep.bound >= deep.chance(slots):
+            raise Rejected("repeated_nouns" if not deep.verb_of else "repeated_words")
+        later = {**deep.terminal_of, **deep.verb_of}
+        seen: set[str] = set()  # nouns drawn one by one (where they are not drawn later)
+        words = [self._new_word(c, seen, part) if c not in later else "" for c in slots]
+        for chosen in (deep.verb_of, deep.terminal_of):  # nouns and verbs share no word
+            self._distinct_words(slots, words, [i for i, c in enumerate(slots) if c in chosen])
+        return words
+
+    def _distinct_words(self, slots: list[str], words: list[str], indices: list[int]) -> None:
+        """The words at ``indices`` drawn together until they differ."""
         while True:
-            drawn = [self.word(slots[i]) for i in nouns]
+            drawn = [self.word(slots[i]) for i in indices]
             if len(set(drawn)) == len(drawn):
                 break
-        for index, word in zip(nouns, drawn, strict=True):
+        for index, word in zip(indices, drawn, strict=True):
             words[index] = word
-        return words
 
     def _deep(self, part: Draw) -> DeepPart | None:
         """What a deep part needs (None for the others): a part with a minimum depth whose
-        noun terminals share no word (there the distinct-nouns chance factorises)."""
-        key = (part.table, tuple(sorted(part.windows.items())))
+        noun terminals share no word (there the distinct-nouns chance factorises), or whose
+        verbs may not repeat."""
+        key = (part.table, tuple(sorted(part.windows.items())), part.distinct_verbs)
         if key not in self._deep_parts:
             self._deep_parts[key] = self._deep_part(part)
         return self._deep_parts[key]
 
     def _deep_part(self, part: Draw) -> DeepPart | None:
         least = max(KINDS, key=lambda kind: part.window(kind)[0])
-        if part.window(least)[0] == 0:
+        markers, minimum = self.rules.markers[least], part.window(least)[0]
+        if minimum == 0:
             return None
         rules = self.rules.tables[part.table]
-        terminal_of = {
+        noun_of, probabilities, bound = self._deep_nouns(rules, markers, minimum)
+        verb_of: dict[str, str] = {}
+        verb_words: dict[str, dict[str, float]] = {}
+        if part.distinct_verbs:
+            verb_of = {
+                c: str(source["terminal"])
+                for c, source in self.rules.words.items()
+                if is_verb(c) and _reachable(rules, c)
+            }
+            verb_words = {t: self._word_probabilities(t) for t in set(verb_of.values())}
+            # every structure holds at least `least` verbs of each terminal and `total` in all;
+            # however they fall, their chance to differ is at most the best split's
+            verbs = {c: "verb" for c in verb_of}
+            total = fewest_nouns(rules, self.rules.start, verbs, markers, minimum).get("verb", 0)
+            each = fewest_nouns(rules, self.rules.start, verb_of, markers, minimum)
+            terminals = sorted(verb_words)
+            chances = [tuple(verb_words[t].values()) for t in terminals]
+            bound *= best_split(chances, total, [each.get(t, 0) for t in terminals])
+        if not noun_of and not verb_of:
+            return None
+        return DeepPart(noun_of, probabilities, bound, verb_of, verb_words)
+
+    def _deep_nouns(
+        self, rules: Mapping[str, Any], markers: frozenset[str], minimum: int
+    ) -> tuple[dict[str, str], dict[str, tuple[float, ...]], float]:
+        """A deep part's noun preterminals, their terminals' probabilities and the bound,
+        where the noun terminals share no word (there the chance factorises); else nothing,
+        and the nouns are drawn one by one, a noun twice rejecting the structure."""
+        noun_of = {
             c: str(source["terminal"])
             for c, source in self.rules.words.items()
             if source.get("terminal") in self._noun_terminals() and _reachable(rules, c)
         }
         sidecar = self.language.grammar.sidecar
-        words = {t: set(sidecar.lexicon[t]) for t in set(terminal_of.values())}
+        words = {t: set(sidecar.lexicon[t]) for t in set(noun_of.values())}
         if any(words[a] & words[b] for a in words for b in words if a < b):
-            return None
+            return {}, {}, 1.0
         probabilities = {t: tuple(sidecar.lexicon_weights[t]) for t in words}
-        fewest = fewest_nouns(
-            rules, self.rules.start, terminal_of, self.rules.markers[least], part.window(least)[0]
-        )
+        fewest = fewest_nouns(rules, self.rules.start, noun_of, markers, minimum)
         bound = math.prod(all_distinct(probabilities[t], k) for t, k in fewest.items())
-        return DeepPart(terminal_of, probabilities, bound)
+        return noun_of, probabilities, bound
+
+    def _word_probabilities(self, terminal: str) -> dict[str, float]:
+        """A terminal's words and their probabilities (its sidecar weights, normalised)."""
+        sidecar = self.language.grammar.sidecar
+        found: dict[str, float] = {}
+        for word, weight in zip(
+            sidecar.lexicon[terminal], sidecar.lexicon_weights[terminal], strict=True
+        ):
+            found[word] = found.get(word, 0.0) + weight
+        total = sum(found.values())
+        return {word: weight / total for word, weight in found.items()}
 
     def word(self, category: str) -> str:
         """A word of an IRTG preterminal: a slog.lark terminal's (its sidecar weights) or one
@@ -252,15 +322,26 @@ class SlogDrawer(Drawer):
             return words[_pick(self.rng, cumulative)]
         return self.language.sampler.word(self.rng, self.rules.words[category]["terminal"])
 
-    def _new_word(self, category: str, nouns: set[str]) -> str:
-        """A word of ``category``; a noun already in the sentence rejects the draw at once
-        (Alto skips such sentences; checking early keeps deep cases affordable)."""
+    def _new_word(self, category: str, seen: set[str], part: Draw) -> str:
+        """A word of ``category``; a noun (or, where the part says so, a verb) already in the
+        sentence rejects the draw at once (Alto skips such sentences; checking early keeps
+        deep cases affordable)."""
         word = self.word(category)
         if word in self._nouns():
-            if word in nouns:
+            if word in seen:
                 raise Rejected("repeated_nouns")
-            nouns.add(word)
+            seen.add(word)
+        elif part.distinct_verbs and is_verb(category):
+            if word in seen:
+                raise Rejected("repeated_verbs")
+            seen.add(word)
         return word
+
+
+def is_verb(category: str) -> bool:
+    """Whether an IRTG preterminal is a verb's (``lexicon.irtg`` names them ``V_...``, as it
+    names nouns ``N_...``)."""
+    return category.startswith("V_")
 
 
 def sentence(words: list[str], ending: str = ".") -> str:
@@ -314,7 +395,7 @@ def kind_depth(tree: Tree[Any], kind: str) -> int:
 
 # every part of SLOG's data: its table and windows (SLOG's category names)
 DRAWS: dict[str, Draw] = {
-    "in_distribution": draw("main"),
+    "in_distribution": draw("main", distinct_verbs=False),
     "object_modifying_RC": draw("object_rc"),
     "wh_Q_simple_trans": draw("wh_simple", "?"),
     "pp_4": draw("pp_recursion", pp=(4, 4)),

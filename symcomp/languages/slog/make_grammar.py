@@ -45,7 +45,7 @@ from symcomp.languages.cogs.make_grammar import (
 from symcomp.languages.slog.tables import SLOG_TERMINALS, main_weights, tables_text
 
 LOG = logging.getLogger(__name__)
-VERSION = "0.2.0"
+VERSION = "0.3.0"
 SOURCE = "bingzhilee/SLOG@1c55df85006d58b842520c79dcb8e1b43df2836f generation_scripts/grammars"
 
 
