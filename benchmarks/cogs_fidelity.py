@@ -12,9 +12,17 @@ Reads the published files (``--published``, default ``../shared/peers/cogs``), b
 4. total variation distances between a 30,000 pool and published train+dev+test (two seeds
    give the noise floor);
 5. each gen case against the published case;
-6. CPU seconds of the suite and peak memory of generating ``--million`` sentences.
+6. CPU seconds of the suite and peak memory of generating ``--million`` sentences;
+7. with ``--two-sample`` (or ``--two-sample-only``): two-sample tests (:mod:`two_sample`): for
+   the in-distribution train and each of the 21 gen cases, symcomp's rows (``--seeds`` suites
+   of 1,000 rows a case, built with ``symcomp suite cogs --seed S --n-train 1 --n-dev 0
+   --n-test 0``; the in-distribution train of ``symcomp suite cogs --seed 0``) against the
+   published ones, the permutation test of the chi-square of three statistics (clause
+   skeleton, length in words, the case's slot), Holm's correction over the family; JSON in
+   ``cogs_fidelity.json``, the table in ``cogs_two_sample.md``.
 
     python benchmarks/cogs_fidelity.py [--out runs/benchmarks] [--million 1000000]
+        [--two-sample | --two-sample-only]
 """
 
 from __future__ import annotations
@@ -30,10 +38,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import two_sample
 from lark import Tree
 
 from symcomp.core.registry import get_language
-from symcomp.languages.cogs.cases import CASES
+from symcomp.languages.cogs.cases import CASES, Case
 from symcomp.languages.cogs.generation import Drawer, depth
 from symcomp.languages.cogs.language import with_output
 
@@ -338,6 +348,242 @@ def gen_cases(published: Path, suite: Path) -> dict[str, Any]:
     return result
 
 
+# -- 7: two-sample tests ----------------------------------------------------------------------
+
+PP_ALIASES = frozenset({"pp_on", "pp_in", "pp_beside"})
+PP_NP_RULES = frozenset({"np_on", "np_in", "np_beside"})
+Ancestors = tuple[Tree[Any], ...]
+
+
+def walk(tree: Tree[Any], above: Ancestors = ()) -> Iterable[tuple[Tree[Any], Ancestors]]:
+    """Every node with the nodes above it (root first)."""
+    yield tree, above
+    for child in tree.children:
+        if isinstance(child, Tree):
+            yield from walk(child, (*above, tree))
+
+
+def cp_depth(above: Ancestors) -> int:
+    """How many clausal complements a node sits in (0: the matrix clause)."""
+    return sum(node.data == "clausal_complement" for node in above)
+
+
+def level(above: Ancestors) -> str:
+    depth = cp_depth(above)
+    return f"cp{depth}" if depth else "matrix"
+
+
+def words(text: str) -> int:
+    """The length in words, the final full stop not counted."""
+    tokens = text.split()
+    return len(tokens) - (tokens[-1:] == ["."])
+
+
+def has_pp(node: Tree[Any]) -> bool:
+    return any(isinstance(c, Tree) and c.data in PP_ALIASES for c in node.children)
+
+
+def target_slot(tree: Tree[Any], target: str) -> str:
+    """Where a lexical case's target is: ``matrix`` or ``embedded`` (under a clausal
+    complement), crossed with ``pp`` / ``no_pp``: for a noun target, whether its noun phrase
+    has a PP; for a verb target, whether a noun phrase of its own clause has one."""
+    for node, above in walk(tree):
+        if target not in node.children:
+            continue
+        where = "embedded" if cp_depth(above) else "matrix"
+        if rule_of(str(node.data)) in NP_RULES:
+            return f"{where}/{'pp' if has_pp(node) else 'no_pp'}"
+        clause = next(a for a in reversed(above) if rule_of(str(a.data)) == "sentence")
+        inside = any(n.data in PP_ALIASES for n, _a in walk(clause))
+        return f"{where}/{'pp' if inside else 'no_pp'}"
+    raise ValueError(f"{target!r} is not in {text_of_tree(tree)!r}")
+
+
+def text_of_tree(tree: Tree[Any]) -> str:
+    return " ".join(str(leaf) for leaf in tree.scan_values(lambda v: not isinstance(v, Tree)))
+
+
+def pp_hosts(tree: Tree[Any]) -> str:
+    """The noun phrases that carry a PP (not a PP inside a PP), as ``rule/level`` in token
+    order; ``none`` without one."""
+    found = [
+        f"{rule_of(str(node.data))}/{level(above)}"
+        for node, above in walk(tree)
+        if has_pp(node) and rule_of(str(node.data)) not in PP_NP_RULES
+    ]
+    return " + ".join(found) or "none"
+
+
+def slot(tree: Tree[Any], case: str) -> str:
+    """The case's slot statistic (docs/cogs.md says what each one is and why)."""
+    if case in CASES:
+        return target_slot(tree, CASES[case].target)
+    if case == "cp_recursion":
+        return innermost(tree)
+    return pp_hosts(tree)  # obj_pp_to_subj_pp, pp_recursion and the in-distribution pool
+
+
+def statistics(texts: Sequence[str], case: str) -> dict[str, list[str]]:
+    """The three categorical statistics of each sentence: clause skeleton, length, slot."""
+    language = get_language("cogs")
+    trees = [language.parse(text) for text in texts]
+    return {
+        "clause_skeleton": [skeleton(t, True) for t in trees],
+        "length": [str(words(text)) for text in texts],
+        "slot": [slot(t, case) for t in trees],
+    }
+
+
+def published_samples(published: Path) -> dict[str, list[str]]:
+    """The published in-distribution train and each gen case's sentences."""
+    found: dict[str, list[str]] = {"in_distribution": []}
+    for sentence, _lf, category in rows(published / "train.tsv"):
+        if category == "in_distribution":
+            found["in_distribution"].append(sentence)
+    for sentence, _lf, category in rows(published / "gen.tsv"):
+        found.setdefault(category, []).append(sentence)
+    return found
+
+
+def symcomp_samples(folder: Path, seeds: int, single: bool, reuse: bool) -> tuple[Any, float]:
+    """symcomp's in-distribution train (``suite cogs --seed 0``, COGS's 24,000) and each gen
+    case: ``seeds`` suites (seeds 0..seeds-1) of 1,000 rows a case, or with ``single`` one
+    suite of ``seeds`` × 1,000 a case; the CPU seconds the builds took."""
+    found: dict[str, list[str]] = {}
+    cpu = two_sample.build_suite("cogs", folder / "cogs-seed0", ["--seed", "0"], reuse=reuse)
+    found["in_distribution"] = two_sample.suite_texts(folder / "cogs-seed0", "train")[
+        "in_distribution"
+    ]
+    small = ["--n-train", "1", "--n-dev", "0", "--n-test", "0"]
+    sizes = ["--n-gen", str(1000 * seeds), "--per-depth", str(100 * seeds)]
+    runs = [(folder / f"cogs-gen-seed{s}", [*small, "--seed", str(s)]) for s in range(seeds)]
+    if single:
+        runs = [(folder / "cogs-gen-single", [*small, *sizes])]
+    for out, options in runs:
+        cpu += two_sample.build_suite("cogs", out, options, reuse=reuse)
+        for case, texts in two_sample.suite_texts(out, "gen").items():
+            found.setdefault(case, []).extend(texts)
+    return found, cpu
+
+
+def two_sample_tests(published: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Section 7: for the in-distribution pool and every gen case, the permutation test of
+    each statistic, symcomp's rows against the published ones; Holm over the family."""
+    started = two_sample.cpu_seconds()
+    theirs = published_samples(published)
+    ours, build_cpu = symcomp_samples(args.samples, args.seeds, args.single, args.reuse_samples)
+    samples = {}
+    for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
+        mine, reference = statistics(ours[case], case), statistics(theirs[case], case)
+        samples[case] = {name: (mine[name], reference[name]) for name in mine}
+    family = two_sample.family(samples, permutations=args.permutations, seed=args.test_seed)
+    draw = f"{args.seeds} suites of 1,000 rows a case"
+    if args.single:
+        draw = f"one suite of {args.seeds} x 1,000 rows a case"
+    section = two_sample.section(
+        family,
+        permutations=args.permutations,
+        seed=args.test_seed,
+        draw=draw,
+        build_cpu=build_cpu,
+        since=started,
+    )
+    section["embedding"] = embedding(samples, theirs["in_distribution"], args)
+    section["cpu_seconds"] = round(two_sample.cpu_seconds() - started, 1)
+    return section
+
+
+# the lexical cases with sentences of their own (prim_to_obj_* are subj_to_obj_*'s, target
+# swapped), less the three whose matrix sentences run out: a target subject of an unergative,
+# object-omitted or unaccusative verb has 40 (2 determiners x 20 verbs), and every suite and
+# the published case hold all 40, so the rest of their 1,000 rows must be embedded
+EMBEDDING_CASES = [
+    name for name, case in CASES.items() if case.pair is None and not name.startswith("only_seen")
+]
+
+
+def embedding(
+    samples: dict[str, Any], train: Sequence[str], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Evidence on the lexical cases' slot: the share of rows whose target is in an embedded
+    clause in symcomp's suites (mean and standard deviation over the suites), the published
+    case, and the published train's in-distribution rows that have the case's slot (where
+    COGS's grammar alone, with no target, put it); and permutation tests that the published
+    cases, or symcomp's, share one embedding rate (``EMBEDDING_CASES``)."""
+    language = get_language("cogs")
+    trees = [language.parse(text) for text in train]
+    found: dict[str, Any] = {}
+    for name in EMBEDDING_CASES:
+        ours, theirs = (samples[name]["slot"][i] for i in (0, 1))
+        suites = [ours] if args.single else _chunks(ours, args.seeds)
+        shares = [_embedded(chunk) for chunk in suites]
+        slots = [s for s in (_train_slot(t, CASES[name]) for t in trees) if s is not None]
+        found[name] = {
+            "symcomp_mean": round(float(np.mean(shares)), 4),
+            "symcomp_sd": round(float(np.std(shares, ddof=1)), 4) if len(shares) > 1 else None,
+            "published": round(_embedded(theirs), 4),
+            "published_train": round(_embedded(slots), 4),
+            "published_train_rows": len(slots),
+        }
+    tests = {
+        who: two_sample.homogeneity_test(
+            [[label.split("/")[0] for label in samples[n]["slot"][i]] for n in EMBEDDING_CASES],
+            permutations=args.permutations // 10,
+            seed=args.test_seed,
+        )
+        for who, i in (("symcomp", 0), ("published", 1))
+    }
+    found["one_rate"] = {
+        who: {"chi_square": round(t.statistic, 2), "p": t.p_value, "cases": len(EMBEDDING_CASES)}
+        for who, t in tests.items()
+    }
+    return found
+
+
+def embedding_table(found: dict[str, Any]) -> str:
+    """The embedding evidence as Markdown: one line per case, then the one-rate tests."""
+    lines = [
+        "| case | embedded: symcomp mean (sd) | published | published train (rows) |",
+        "|---|---:|---:|---:|",
+    ]
+    for name in EMBEDDING_CASES:
+        cell = found[name]
+        sd = "–" if cell["symcomp_sd"] is None else f"{cell['symcomp_sd']:.3f}"
+        lines.append(
+            f"| {name} | {cell['symcomp_mean']:.3f} ({sd}) | "
+            f"{cell['published']:.3f} | {cell['published_train']:.3f} "
+            f"({cell['published_train_rows']:,}) |"
+        )
+    tests = "; ".join(
+        f"{who}: chi-square {t['chi_square']}, p = {t['p']:.2g}"
+        for who, t in found["one_rate"].items()
+    )
+    return (
+        "\n".join(lines)
+        + f"\n\nOne embedding rate over the {len(EMBEDDING_CASES)} cases: {tests}.\n"
+    )
+
+
+def _embedded(labels: Sequence[str]) -> float:
+    return sum(label.startswith("embedded") for label in labels) / max(1, len(labels))
+
+
+def _chunks(labels: Sequence[str], parts: int) -> list[Sequence[str]]:
+    """The rows of each suite (the suites' rows follow one another, 1,000 each)."""
+    size = len(labels) // parts
+    return [labels[i * size : (i + 1) * size] for i in range(parts)]
+
+
+def _train_slot(tree: Tree[Any], case: Case) -> str | None:
+    """Where the case would write its target in a train sentence (its last eligible slot),
+    ``matrix`` or ``embedded``; None without a slot."""
+    found = case.find(tree)
+    if not found:
+        return None
+    inside = {id(node) for node, above in walk(tree) if cp_depth(above)}
+    return "embedded" if id(found[-1][0]) in inside else "matrix"
+
+
 # -- 6 ----------------------------------------------------------------------------------------
 
 
@@ -381,8 +627,36 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     parser.add_argument("--million", type=int, default=0, help="Also time generating this many.")
     parser.add_argument("--earley-rows", type=int, default=3000)
+    two = parser.add_argument_group("two-sample tests (section 7)")
+    two.add_argument("--two-sample", action="store_true", help="Add section 7.")
+    two.add_argument("--two-sample-only", action="store_true", help="Section 7 alone.")
+    two.add_argument("--samples", type=Path, default=None, help="Suites folder (OUT/samples).")
+    two.add_argument("--seeds", type=int, default=10, help="symcomp suites per gen case.")
+    two.add_argument("--single", action="store_true", help="One suite of SEEDS x 1,000 a case.")
+    two.add_argument("--permutations", type=int, default=100_000)
+    two.add_argument("--test-seed", type=int, default=0, help="Seed of the permutations.")
+    two.add_argument("--reuse-samples", action="store_true", help="Keep suites built before.")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    args.samples = args.samples or args.out / "samples"
+    args.samples.mkdir(parents=True, exist_ok=True)
+    report: dict[str, Any] = {}
+    if not args.two_sample_only:
+        report.update(other_sections(args))
+    if args.two_sample or args.two_sample_only:
+        report["7_two_sample"] = two_sample_tests(args.published, args)
+        markdown = two_sample.section_markdown(report["7_two_sample"], sys.argv)
+        markdown += "\n" + embedding_table(report["7_two_sample"]["embedding"])
+        (args.out / "cogs_two_sample.md").write_text(markdown, encoding="utf-8")
+        sys.stdout.write(markdown)
+    text = json.dumps(report, indent=1, sort_keys=True)
+    (args.out / "cogs_fidelity.json").write_text(text + "\n", encoding="utf-8")
+    if not args.two_sample_only:
+        sys.stdout.write(text + "\n")
+
+
+def other_sections(args: argparse.Namespace) -> dict[str, Any]:
+    """Sections 1-6."""
     suite = args.out / "cogs-suite"
     report: dict[str, Any] = {"6_suite": timed_suite(suite)}
     report["1_conformance"] = conformance(args.published, args.recogs)
@@ -393,9 +667,7 @@ def main() -> None:
     report["5_gen_cases"] = gen_cases(args.published, suite)
     if args.million:
         report["6_generate"] = generation_memory(args.million, args.out / "cogs-million")
-    text = json.dumps(report, indent=1, sort_keys=True)
-    (args.out / "cogs_fidelity.json").write_text(text + "\n", encoding="utf-8")
-    sys.stdout.write(text + "\n")
+    return report
 
 
 if __name__ == "__main__":

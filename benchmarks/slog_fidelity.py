@@ -23,8 +23,18 @@ With ``--suite`` (a folder ``symcomp suite slog`` wrote at the published sizes),
    depth side by side;
 4. each category of train against the published train: rows and clause-skeleton TVD.
 
+With ``--two-sample`` (or ``--two-sample-only``), part 5:
+
+5. two-sample tests (:mod:`two_sample`): for SLOG's in-distribution train and each of the 17
+   gen cases, symcomp's rows (``--seeds`` suites of 1,000 rows a case, built with ``symcomp
+   suite slog --seed S --scale 0.0001``; the in-distribution train of ``--suite`` or of
+   ``symcomp suite slog --seed 0``) against the published ones, the permutation test of the
+   chi-square of three statistics (clause skeleton, length in words, the case's slot), Holm's
+   correction over the family; JSON in ``slog_fidelity.json``, the table in
+   ``slog_two_sample.md``.
+
     python benchmarks/slog_fidelity.py --published PATH/TO/SLOG/data [--suite SUITE]
-        [--out runs/benchmarks]
+        [--out runs/benchmarks] [--two-sample | --two-sample-only]
 """
 
 from __future__ import annotations
@@ -33,10 +43,12 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import cogs_fidelity
+import two_sample
 from lark import Tree
 
 from symcomp.core.registry import get_language
@@ -239,6 +251,159 @@ def train_parts(published: Path, suite: Path) -> dict[str, Any]:
     }
 
 
+# -- 5: two-sample tests ----------------------------------------------------------------------
+
+PP_ALIASES = frozenset({"pp_on", "pp_in", "pp_beside"})
+RC_RULES = frozenset({"rc", "rc_t", "rc_b"})
+GAP_ALIASES = frozenset({"wh_long", "wh_clause_complement"})  # one clause deeper each
+QUESTION_GAPS = (
+    "Q_subj_active",
+    "Q_subj_passive",
+    "Q_dobj_ditransV",
+    "Q_iobj_ditransV",
+    "Q_long_mv",
+)
+INNERMOST = ("CP_3", "CP_5-12")
+
+
+def rule(alias: str) -> str:
+    info = get_language("slog").grammar.aliases.get(alias)
+    return info.rule if info else alias
+
+
+def cp_level(above: cogs_fidelity.Ancestors) -> str:
+    """``matrix``, or ``cpN``: the node sits in N clausal complements."""
+    depth = sum(_is_cp(str(node.data)) for node in above)
+    return f"cp{depth}" if depth else "matrix"
+
+
+def _is_cp(alias: str) -> bool:
+    return alias.startswith("clausal_complement") or alias in GAP_ALIASES
+
+
+def host(node: Tree[Any]) -> str:
+    """The slot a modifier hangs on: its noun phrase's rule (``nsubj``, ``iobj``, ...), or
+    the verb phrase's alias where the noun phrase is written inside it
+    (``double_object_iobj_pp``)."""
+    found = rule(str(node.data))
+    return str(node.data) if found.startswith("vp") else found
+
+
+def modifiers(tree: Tree[Any]) -> str:
+    """Every PP and relative clause not inside another PP or relative clause, in token
+    order, as ``host:pp/level`` or ``host:TYPE/level`` (TYPE: the relative clause's alias,
+    the gap and verb class, without the ``_t``/``_b`` twins' suffix); ``none`` without one."""
+    found = []
+    for node, above in cogs_fidelity.walk(tree):
+        inside = [a for a in above if str(a.data) in PP_ALIASES or rule(str(a.data)) in RC_RULES]
+        if inside or not above:
+            continue
+        alias = str(node.data)
+        if alias in PP_ALIASES:
+            found.append(f"{host(above[-1])}:pp/{cp_level(above)}")
+        elif rule(alias) in RC_RULES:
+            kind = alias.removesuffix("_t").removesuffix("_b")
+            found.append(f"{host(above[-1])}:{kind}/{cp_level(above)}")
+    return " + ".join(found) or "none"
+
+
+def gap(tree: Tree[Any]) -> str:
+    """A question's wh-word and how deep its gap is: ``who/matrix``, ``what/cp2`` (long
+    movement through two clausal complements)."""
+    wh = next(str(n.data) for n, _a in cogs_fidelity.walk(tree) if str(n.data) in ("who", "what"))
+    depth = sum(str(n.data) in GAP_ALIASES for n, _a in cogs_fidelity.walk(tree))
+    return f"{wh}/{'cp' + str(depth) if depth else 'matrix'}"
+
+
+def innermost(tree: Tree[Any]) -> str:
+    """The innermost clause's alias and its last phrase's (``cogs_fidelity.matrix_type``)."""
+    clauses = [n for n, _a in cogs_fidelity.walk(tree) if rule(str(n.data)) == "sentence"]
+    return cogs_fidelity.matrix_type(clauses[-1])
+
+
+def slot(tree: Tree[Any], case: str) -> str:
+    """The case's slot statistic (docs/slog.md says what each one is and why)."""
+    if case in QUESTION_GAPS:
+        return gap(tree)
+    if case in INNERMOST:
+        return innermost(tree)
+    return modifiers(tree)
+
+
+def statistics(texts: Sequence[str], case: str) -> dict[str, list[str]]:
+    """The three categorical statistics of each sentence: clause skeleton, length, slot."""
+    language = get_language("slog")
+    trees = [language.parse(text) for text in texts]
+    return {
+        "clause_skeleton": [skeleton(t, True) for t in trees],
+        "length": [str(words(text)) for text in texts],
+        "slot": [slot(t, case) for t in trees],
+    }
+
+
+def words(text: str) -> int:
+    """The length in words, the final full stop or question mark not counted."""
+    tokens = text.split()
+    return len(tokens) - (tokens[-1:] in (["."], ["?"]))
+
+
+def published_samples(published: Path) -> dict[str, list[str]]:
+    """The published in-distribution train and each gen case's sentences."""
+    found: dict[str, list[str]] = {"in_distribution": []}
+    for sentence, _lf, category in rows(published / "varfree_LF/train.tsv"):
+        if category == "in_distribution":
+            found["in_distribution"].append(sentence)
+    for sentence, _lf, category in rows(published / "generalization_sets/gen_cogsLF.tsv"):
+        found.setdefault(category, []).append(sentence)
+    return found
+
+
+def symcomp_samples(args: argparse.Namespace) -> tuple[dict[str, list[str]], float]:
+    """symcomp's in-distribution train (``--suite``, else ``suite slog --seed 0``: SLOG's
+    24,000) and each gen case: ``--seeds`` suites (seeds 0..) of 1,000 rows a case, each with
+    train, dev and test at ``--scale 0.0001``, or with ``--single`` one suite of ``--seeds``
+    × 1,000 a case; the CPU seconds the builds took."""
+    folder, cpu = args.samples, 0.0
+    suite = args.suite
+    if suite is None:
+        suite = folder / "slog-seed0"
+        cpu += two_sample.build_suite("slog", suite, ["--seed", "0"], reuse=args.reuse_samples)
+    found = {"in_distribution": two_sample.suite_texts(suite, "train")["in_distribution"]}
+    small = ["--scale", "0.0001"]
+    runs = [(folder / f"slog-gen-seed{s}", [*small, "--seed", str(s)]) for s in range(args.seeds)]
+    if args.single:
+        runs = [(folder / "slog-gen-single", [*small, "--n-gen", str(1000 * args.seeds)])]
+    for out, options in runs:
+        cpu += two_sample.build_suite("slog", out, options, reuse=args.reuse_samples)
+        for case, texts in two_sample.suite_texts(out, "gen").items():
+            found.setdefault(case, []).extend(texts)
+    return found, cpu
+
+
+def two_sample_tests(args: argparse.Namespace) -> dict[str, Any]:
+    """Section 5: for the in-distribution pool and every gen case, the permutation test of
+    each statistic, symcomp's rows against the published ones; Holm over the family."""
+    started = two_sample.cpu_seconds()
+    theirs = published_samples(args.published)
+    ours, build_cpu = symcomp_samples(args)
+    samples = {}
+    for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
+        mine, reference = statistics(ours[case], case), statistics(theirs[case], case)
+        samples[case] = {name: (mine[name], reference[name]) for name in mine}
+    family = two_sample.family(samples, permutations=args.permutations, seed=args.test_seed)
+    draw = f"{args.seeds} suites of 1,000 rows a case"
+    if args.single:
+        draw = f"one suite of {args.seeds} x 1,000 rows a case"
+    return two_sample.section(
+        family,
+        permutations=args.permutations,
+        seed=args.test_seed,
+        draw=draw,
+        build_cpu=build_cpu,
+        since=started,
+    )
+
+
 def gen_table(cases: dict[str, Any]) -> str:
     """Part 2 as a Markdown table: one line per case."""
     lines = [
@@ -285,15 +450,28 @@ def main() -> None:
     parser.add_argument("--suite", type=Path, default=None, help="A built `suite slog` folder.")
     parser.add_argument("--floor-seed", type=int, default=1)
     parser.add_argument("--only-gen", action="store_true", help="Part 2 alone.")
+    two = parser.add_argument_group("two-sample tests (part 5)")
+    two.add_argument("--two-sample", action="store_true", help="Add part 5.")
+    two.add_argument("--two-sample-only", action="store_true", help="Part 5 alone.")
+    two.add_argument("--samples", type=Path, default=None, help="Suites folder (OUT/samples).")
+    two.add_argument("--seeds", type=int, default=10, help="symcomp suites per gen case.")
+    two.add_argument("--single", action="store_true", help="One suite of SEEDS x 1,000 a case.")
+    two.add_argument("--permutations", type=int, default=100_000)
+    two.add_argument("--test-seed", type=int, default=0, help="Seed of the permutations.")
+    two.add_argument("--reuse-samples", action="store_true", help="Keep suites built before.")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    args.samples = args.samples or args.out / "samples"
+    args.samples.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {}
-    if not args.only_gen:
+    if not args.only_gen and not args.two_sample_only:
         report["1_conformance"] = conformance(args.published, args.train_cogs)
         report["2_ambiguity"] = ambiguity(args.published, args.earley_rows)
-    if args.suite is not None:
+    if args.suite is not None and not args.two_sample_only:
         report["3_gen_cases"] = gen_cases(args.published, args.suite, args.floor_seed)
         report["4_train_parts"] = train_parts(args.published, args.suite)
+    if args.two_sample or args.two_sample_only:
+        report["5_two_sample"] = two_sample_tests(args)
     text = json.dumps(report, indent=1, sort_keys=True)
     (args.out / "slog_fidelity.json").write_text(text + "\n", encoding="utf-8")
     if "1_conformance" in report:
@@ -302,6 +480,10 @@ def main() -> None:
     if "3_gen_cases" in report:
         sys.stdout.write(gen_table(report["3_gen_cases"]) + "\n\n")
         sys.stdout.write(json.dumps(report["4_train_parts"], indent=1) + "\n")
+    if "5_two_sample" in report:
+        markdown = two_sample.section_markdown(report["5_two_sample"], sys.argv)
+        (args.out / "slog_two_sample.md").write_text(markdown, encoding="utf-8")
+        sys.stdout.write(markdown)
 
 
 if __name__ == "__main__":
