@@ -38,7 +38,7 @@ DEPTHS = range(3, 13)
 GEN_CASES = (*CASES, *STRUCTURAL)
 # COGS's subject-PP case holds at most two PPs in a sentence: none of its 1,000 published rows
 # has three, where its weight table (a PP on every subject and by-phrase agent, the depth window
-# counted per path) draws three or more in 14.5 % (docs/cogs.md, "Two-sample tests")
+# counted per path) draws three or more in 14.6 % (docs/cogs.md, "Two-sample tests")
 SUBJECT_PP_CASE_MOST_PPS = 2
 
 
