@@ -434,13 +434,14 @@ def statistics(texts: Sequence[str], case: str) -> dict[str, list[str]]:
     }
 
 
-def published_samples(published: Path) -> dict[str, list[str]]:
-    """The published in-distribution train and each gen case's sentences."""
+def published_samples(train: Path, gen: Path) -> dict[str, list[str]]:
+    """The published in-distribution train and each gen case's sentences (COGS's and SLOG's
+    files share the sentence, logical form, category layout)."""
     found: dict[str, list[str]] = {"in_distribution": []}
-    for sentence, _lf, category in rows(published / "train.tsv"):
+    for sentence, _lf, category in rows(train):
         if category == "in_distribution":
             found["in_distribution"].append(sentence)
-    for sentence, _lf, category in rows(published / "gen.tsv"):
+    for sentence, _lf, category in rows(gen):
         found.setdefault(category, []).append(sentence)
     return found
 
@@ -470,7 +471,7 @@ def two_sample_tests(published: Path, args: argparse.Namespace) -> dict[str, Any
     """Section 7: for the in-distribution pool and every gen case, the permutation test of
     each statistic, symcomp's rows against the published ones; Holm over the family."""
     started = two_sample.cpu_seconds()
-    theirs = published_samples(published)
+    theirs = published_samples(published / "train.tsv", published / "gen.tsv")
     ours, build_cpu = symcomp_samples(args.samples, args.seeds, args.single, args.reuse_samples)
     samples = {}
     for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:

@@ -347,17 +347,6 @@ def words(text: str) -> int:
     return len(tokens) - (tokens[-1:] in (["."], ["?"]))
 
 
-def published_samples(published: Path) -> dict[str, list[str]]:
-    """The published in-distribution train and each gen case's sentences."""
-    found: dict[str, list[str]] = {"in_distribution": []}
-    for sentence, _lf, category in rows(published / "varfree_LF/train.tsv"):
-        if category == "in_distribution":
-            found["in_distribution"].append(sentence)
-    for sentence, _lf, category in rows(published / "generalization_sets/gen_cogsLF.tsv"):
-        found.setdefault(category, []).append(sentence)
-    return found
-
-
 def symcomp_samples(args: argparse.Namespace) -> tuple[dict[str, list[str]], float]:
     """symcomp's in-distribution train (``--suite``, else ``suite slog --seed 0``: SLOG's
     24,000) and each gen case: ``--seeds`` suites (seeds 0..) of 1,000 rows a case, each with
@@ -384,7 +373,10 @@ def two_sample_tests(args: argparse.Namespace) -> dict[str, Any]:
     """Section 5: for the in-distribution pool and every gen case, the permutation test of
     each statistic, symcomp's rows against the published ones; Holm over the family."""
     started = two_sample.cpu_seconds()
-    theirs = published_samples(args.published)
+    theirs = cogs_fidelity.published_samples(
+        args.published / "varfree_LF/train.tsv",
+        args.published / "generalization_sets/gen_cogsLF.tsv",
+    )
     ours, build_cpu = symcomp_samples(args)
     samples = {}
     for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
