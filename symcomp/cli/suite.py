@@ -61,12 +61,26 @@ def _command(name: str, builder: Any) -> click.Command:
     params.append(
         click.Option(["--overwrite"], is_flag=True, help="Replace an existing suite in --out.")
     )
+    params.append(
+        click.Option(
+            ["--fresh-words", "fresh_words"],
+            type=click.IntRange(min=0),
+            default=None,
+            metavar="SEED",
+            help="Rename the language's open-class words (nouns, names, verbs, primitives: "
+            "what it declares) to fresh pronounceable strings drawn with SEED; the mapping "
+            "goes in the manifest.",
+        )
+    )
 
-    def run(out: Path, overwrite: bool, **values: Any) -> None:
+    def run(out: Path, overwrite: bool, fresh_words: int | None, **values: Any) -> None:
         ctx = click.get_current_context()
         given = {key: value for key, value in values.items() if value not in (None, ())}
         spec = builder.make(given)
-        manifest = builder.build(out, spec, overwrite=overwrite, progress=_say(ctx))
+        if fresh_words is None:
+            manifest = builder.build(out, spec, overwrite=overwrite, progress=_say(ctx))
+        else:
+            manifest = _fresh_suite(name, builder, out, spec, fresh_words, overwrite, _say(ctx))
         _summary(out, manifest)
         if builder.summary is not None:
             click.echo(builder.summary(manifest))
@@ -78,6 +92,34 @@ def _command(name: str, builder: Any) -> click.Command:
         if isinstance(param, click.Option) and param.help:
             param.help = in_flags(param.help, command)
     return command
+
+
+def _fresh_suite(
+    name: str,
+    builder: Any,
+    out: Path,
+    spec: Any,
+    seed: int,
+    overwrite: bool,
+    say: Callable[[str], None] | None,
+) -> dict[str, Any]:
+    """Build the suite beside ``out``, then write it into ``out`` in fresh words."""
+    import shutil
+    import tempfile
+
+    from symcomp.core.fresh_words import renamed_language
+    from symcomp.core.registry import get_language
+    from symcomp.suites.fresh import rename_suite
+
+    renamed_language(get_language(name), seed)  # a language without renamable words: exit 2
+    parent = out.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.resolve().name}.fresh.", dir=parent))
+    try:
+        builder.build(work / "suite", spec, progress=say)
+        return rename_suite(work / "suite", out, seed, overwrite=overwrite, progress=say)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _import_command() -> click.Command:

@@ -38,6 +38,9 @@ from symcomp._util import Record, Seed, make_rng
 from symcomp.core.abstraction import PatternAbstraction
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
+from symcomp.core.fresh_strings import FreshWords, Renamable, class_words, literals
+from symcomp.core.fresh_strings import draw as draw_fresh
+from symcomp.core.fresh_strings import renamed_grammar as _renamed_grammar
 from symcomp.core.grammar import Grammar, read_text
 from symcomp.core.sampler import (
     LITERAL,
@@ -124,6 +127,7 @@ class Language:
         self.sampler = Sampler(grammar)
         functions = grammar.sidecar.functions
         self.functions = frozenset(functions) if functions is not None else None
+        self.fresh_words: FreshWords | None = None  # set by with_fresh_words
         self._check_semantics()
 
     # -- construction ----------------------------------------------------------------------
@@ -185,9 +189,10 @@ class Language:
         grammar = Grammar(self.grammar.text, sidecar, name=name, source=self.grammar.source)
         return type(self)(name, grammar, self.semantics, self.description)
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt from its parts in another process (the sampler and parser are compiled again)
-        return (type(self), (self.name, self.grammar, self.semantics, self.description))
+        parts = (self.name, self.grammar, self.semantics, self.description)
+        return (type(self), parts, {"fresh_words": self.fresh_words})
 
     # -- identity --------------------------------------------------------------------------
 
@@ -428,6 +433,58 @@ class Language:
             offered = f"formats: {', '.join(formats)}" if formats else "it writes one format only"
             raise DataError(f"{self.name} has no output format {output!r}; {offered}.")
         raise NotImplementedError(f"{type(self).__name__} lists {output!r} but cannot write it")
+
+    def renamable(self) -> Renamable | None:
+        """The word classes fresh words may replace (:mod:`symcomp.core.fresh_strings`), or None
+        when the language lets none be renamed."""
+        return None
+
+    def renamed_semantics(self, fresh: FreshWords) -> Semantics:
+        """The semantics of the renamed language: by default the same (a semantics that reads
+        its words from the tree names the fresh ones); override where a meaning names a word
+        by itself (SCAN's ``I_JUMP``, COGS's lemmas of verb forms)."""
+        return self.semantics
+
+    def with_fresh_words(self, fresh: FreshWords | int) -> Language:
+        """The language with its renamable words replaced by fresh ones (drawn with ``fresh``
+        as a seed, or the given renaming): its grammar's lexicons and literals renamed, so its
+        own parser and semantics run on the new words.
+
+        >>> import symcomp
+        >>> symcomp.get_language("pcfg-set").with_fresh_words(0)
+        Traceback (most recent call last):
+        ...
+        symcomp.errors.DataError: pcfg-set declares no word classes to rename.
+        """
+        spec = self._renamable()
+        if isinstance(fresh, int):
+            fresh = self.draw_fresh_words(fresh)
+        elif tuple(fresh.classes) != spec.classes:
+            raise DataError(
+                f"the renaming is of classes {list(fresh.classes)}; {self.name} renames "
+                f"{list(spec.classes)}."
+            )
+        grammar = _renamed_grammar(self.grammar, fresh.mapping)
+        renamed = type(self)(self.name, grammar, self.renamed_semantics(fresh), self.description)
+        renamed.fresh_words = fresh
+        return renamed
+
+    def draw_fresh_words(self, seed: int) -> FreshWords:
+        """A fresh word for every word of the renamable classes (:func:`fresh_words.draw`):
+        never a word or literal of the language, never a reserved output token."""
+        spec = self._renamable()
+        words = {name: class_words(self.grammar, name) for name in spec.classes}
+        every = [w for ws in self.grammar.sidecar.lexicon.values() for w in ws]
+        return draw_fresh(words, spec, reserved={*every, *literals(self.grammar)}, seed=seed)
+
+    def _renamable(self) -> Renamable:
+        if self.fresh_words is not None:
+            raise DataError(f"this {self.name} is already renamed; rename the original.")
+        spec = self.renamable()
+        if spec is None:
+            # symcomp.core.fresh_words.renamed_language names the languages that can be renamed
+            raise DataError(f"{self.name} declares no word classes to rename.")
+        return spec
 
     # -- finite languages ------------------------------------------------------------------
 

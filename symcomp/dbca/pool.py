@@ -251,7 +251,7 @@ def _rebuilt_dag(language: Language, text: str) -> Dag:
 
 
 def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:
-    from symcomp.core.registry import get_language
+    from symcomp.core.fresh_words import language_of
 
     fix = (
         "regenerate the pool with `with_dag`, load the language with `plugins`, or use "
@@ -263,12 +263,14 @@ def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -
             f"its language, so its DAG cannot be rebuilt; {fix}."
         )
     try:
-        return get_language(str(manifest["language"]))
+        language = language_of(manifest, source)  # in fresh words when the pool was renamed
     except SymcompError as error:
         raise DataError(
             f"{source}:{number}: the line has no derivation and the pool's language cannot be "
             f"loaded ({error}); {fix}."
         ) from None
+    assert language is not None  # the manifest names one
+    return language
 
 
 def features_of_records(

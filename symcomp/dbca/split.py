@@ -98,10 +98,10 @@ class PoolData:
     def patterns(self) -> Patterns:
         language = None
         if self.manifest is not None and self.manifest.get("language"):
-            from symcomp.core.registry import get_language
+            from symcomp.core.fresh_words import language_of
 
-            try:
-                language = get_language(str(self.manifest["language"]))
+            try:  # in fresh words when the pool was renamed
+                language = language_of(self.manifest, str(self.path))
             except SymcompError:
                 LOG.warning("language %s not registered: digit patterns", self.manifest["language"])
         return Patterns.of(language, self.pattern_abstraction)

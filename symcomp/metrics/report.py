@@ -35,7 +35,6 @@ from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.language import Language
-from symcomp.core.registry import get_language
 from symcomp.data.parallel import Jobs, as_executor
 from symcomp.errors import DataError
 from symcomp.metrics.epoch_logs import EpochLog, epoch_profile
@@ -145,8 +144,9 @@ def score_test(unit: tuple[Path, str, PredictionSource]) -> dict[str, Any]:
 
 
 def _language(folder: Suite) -> Language | None:
-    """The suite's language (None for a suite over an imported pool)."""
-    return get_language(folder.language) if folder.language is not None else None
+    """The suite's language (None for a suite over an imported pool), in fresh words when
+    the suite is renamed."""
+    return folder.load_language()
 
 
 class _TestScorer:

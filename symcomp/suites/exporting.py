@@ -34,6 +34,8 @@ def suite_source(suite: Path | Suite, tests: Sequence[str] | None = None) -> Exp
         for key in ("language", "grammar_version", "grammar_sha256", "seed", "symcomp_version")
     }
     header["source"] = {"suite": str(folder.root), "suite_kind": manifest.get("suite")}
+    if "fresh_words" in manifest:  # the renaming that rebuilds the language of a renamed suite
+        header["fresh_words"] = manifest["fresh_words"]
     return ExportSource(configs, header, False, hasher.hexdigest())
 
 

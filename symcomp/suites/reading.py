@@ -20,7 +20,7 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symcomp._util import Record
 from symcomp.data.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
@@ -28,6 +28,9 @@ from symcomp.data.safe_paths import confined
 from symcomp.data.splits import Split
 from symcomp.errors import DataError
 from symcomp.suites.format import TestEntry
+
+if TYPE_CHECKING:
+    from symcomp.core.language import Language
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,14 @@ class Suite:
         """The language of the suite's pool (None: an imported pool, which has none)."""
         language = self.manifest["language"]
         return None if language is None else str(language)
+
+    def load_language(self) -> Language | None:
+        """The suite's language, built (None for an imported pool): renamed as the manifest's
+        ``fresh_words`` entry says, when it has one (:func:`~symcomp.core.fresh_words.language_of`).
+        """
+        from symcomp.core.fresh_words import language_of
+
+        return language_of(self.manifest, str(self.root / MANIFEST))
 
     def entry(self, name: str) -> TestEntry:
         """The manifest entry of test ``name``."""

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
+from symcomp.core.fresh_strings import FreshWords, Renamable
 from symcomp.core.language import Language
 from symcomp.core.resources import grammar_file, load_grammar
 from symcomp.core.sampler import Derivation, Table
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 
 NAME = "cogs"
 CAPITALS = {"a": "A", "the": "The"}
+# output tokens of the logical forms besides words (no fresh word may be one)
+RESERVED = frozenset({"agent", "theme", "recipient", "xcomp", "ccomp", "nmod", "LAMBDA", "AND"})
 
 
 @cache
@@ -80,6 +83,24 @@ class Cogs(Language):
         """The language writing ``output`` (:func:`with_output`)."""
         return with_output(self, output)
 
+    def renamable(self) -> Renamable:
+        """Nouns, proper names and verbs (every ``N_`` and ``V_`` lexicon; not determiners,
+        prepositions or function words); a verb's forms are renamed together, by lemma."""
+        semantics = self.semantics
+        assert isinstance(semantics, CogsSemantics)
+        classes = tuple(c for c in self.grammar.sidecar.lexicon if c.startswith(("N_", "V_")))
+        return Renamable(
+            classes,
+            names=frozenset({"N_PROPER"}),
+            lemmas=semantics.lemmas,
+            outputs=("{word}", "{lower}"),  # nouns are written in lower case (TV: tv)
+            reserved=RESERVED,
+        )
+
+    def renamed_semantics(self, fresh: FreshWords) -> CogsSemantics:
+        """The same semantics and format, its verb forms mapped to the fresh lemmas."""
+        return renamed_semantics(self, fresh)
+
     def suite_builder(self) -> SuiteBuilder:
         """``symcomp suite cogs`` (:mod:`symcomp.languages.cogs.suite`)."""
         from symcomp.languages.cogs.suite import suite_builder
@@ -99,7 +120,22 @@ def with_output(language: Language, output: str) -> Language:
     semantics = language.semantics
     if isinstance(semantics, CogsSemantics) and semantics.output == output:
         return language
-    return Cogs(language.name, language.grammar, CogsSemantics(lemmas(), output))
+    known = semantics.lemmas if isinstance(semantics, CogsSemantics) else lemmas()
+    formatted = Cogs(language.name, language.grammar, CogsSemantics(known, output))
+    formatted.fresh_words = language.fresh_words  # a renamed language stays renamed
+    return formatted
+
+
+def renamed_semantics(language: Language, fresh: FreshWords) -> CogsSemantics:
+    """``language``'s semantics (COGS's or SLOG's) with inflected forms mapped to the fresh
+    lemmas of ``fresh``, in the same output format."""
+    semantics = language.semantics
+    assert isinstance(semantics, CogsSemantics)
+    rename = fresh.mapping
+    known = {
+        rename.get(form, form): rename.get(lemma, lemma) for form, lemma in semantics.lemmas.items()
+    }
+    return type(semantics)(known, semantics.output)
 
 
 def build() -> Language:

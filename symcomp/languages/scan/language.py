@@ -13,12 +13,14 @@ x2`` puts ``x2`` first, ``u left`` turns then acts, ``u opposite left`` turns tw
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lark import Tree
 
 from symcomp._util import Record
 from symcomp.core.abstraction import PatternAbstraction
+from symcomp.core.fresh_strings import FreshWords, Renamable
 from symcomp.core.language import Language
 from symcomp.core.resources import load_grammar
 from symcomp.core.semantics import Semantics
@@ -33,20 +35,32 @@ Actions = list[str]
 NAME = "scan"
 
 
+PRIMITIVES = ("walk", "look", "run", "jump")
+OUTPUT = "I_{upper}"  # a primitive's action is named after its word
+
+
 class ScanSemantics(Semantics):
-    """Meaning of a SCAN command: the list of actions."""
+    """Meaning of a SCAN command: the list of actions. ``words`` renames primitives (alias ->
+    the word written for it, :meth:`Scan.with_fresh_words`): ``I_DAX`` for ``dax``."""
+
+    def __init__(self, words: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.words = dict(words or {})
+
+    def _action(self, alias: str) -> Actions:
+        return [OUTPUT.format(upper=self.words.get(alias, alias).upper())]
 
     def walk(self, children: list[Actions]) -> Actions:
-        return ["I_WALK"]
+        return self._action("walk")
 
     def look(self, children: list[Actions]) -> Actions:
-        return ["I_LOOK"]
+        return self._action("look")
 
     def run(self, children: list[Actions]) -> Actions:
-        return ["I_RUN"]
+        return self._action("run")
 
     def jump(self, children: list[Actions]) -> Actions:
-        return ["I_JUMP"]
+        return self._action("jump")
 
     def turn(self, children: list[Actions]) -> Actions:
         return []
@@ -106,8 +120,25 @@ class Scan(Language):
         return scan_node_link(tree)
 
     def pattern_abstraction(self) -> PatternAbstraction:
-        """The paper's word classes (:data:`PATTERNS`)."""
-        return PATTERNS
+        """The paper's word classes (:data:`PATTERNS`; of the fresh words when renamed)."""
+        fresh = self.fresh_words
+        if fresh is None:
+            return PATTERNS
+        outputs = fresh.output_mapping([OUTPUT])
+        return PatternAbstraction(
+            input_classes={fresh.mapping.get(w, w): c for w, c in PATTERNS.input_classes.items()},
+            output_classes={outputs.get(w, w): c for w, c in PATTERNS.output_classes.items()},
+        )
+
+    def renamable(self) -> Renamable:
+        """The primitives (not ``turn``, the directions or the function words)."""
+        reserved = {OUTPUT.format(upper=w.upper()) for w in PRIMITIVES}
+        reserved |= set(PATTERNS.output_classes)
+        return Renamable(("primitive",), outputs=(OUTPUT,), reserved=frozenset(reserved))
+
+    def renamed_semantics(self, fresh: FreshWords) -> ScanSemantics:
+        """Primitives' actions named after their fresh words (``jump`` -> ``dax``: ``I_DAX``)."""
+        return ScanSemantics({alias: fresh.mapping[alias] for alias in PRIMITIVES})
 
     def suite_builder(self) -> SuiteBuilder:
         """``symcomp suite scan``: :mod:`symcomp.languages.scan.suite`."""

@@ -63,7 +63,10 @@ def with_output(language: Language, output: str) -> Language:
     semantics = language.semantics
     if isinstance(semantics, SlogSemantics) and semantics.output == output:
         return language
-    return Slog(language.name, language.grammar, SlogSemantics(lemmas(), output))
+    known = semantics.lemmas if isinstance(semantics, SlogSemantics) else lemmas()
+    formatted = Slog(language.name, language.grammar, SlogSemantics(known, output))
+    formatted.fresh_words = language.fresh_words  # a renamed language stays renamed
+    return formatted
 
 
 def build() -> Language:
