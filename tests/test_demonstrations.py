@@ -251,3 +251,14 @@ def test_every_selection_is_distinct_in_range_and_never_the_query(
         assert len(set(chosen)) == len(chosen)
         assert pick not in chosen
         assert all(0 <= i < len(SCAN_TEXTS) for i in chosen)
+
+
+def test_random_parses_nothing_and_draws_as_the_pool_object_does(
+    scan_pool: DemonstrationPool,
+) -> None:
+    queries = [{"id": "q1", "input": "jump"}, {"id": "p3", "input": SCAN_TEXTS[3]}]
+    pool = scan_records(SCAN_TEXTS)
+    drawn = select_demonstrations(queries, pool, language=SCAN, shots=5, method="random", seed=4)
+    assert drawn == scan_pool.select(queries, shots=5, method="random", seed=4)
+    unparsed = [*pool, {"id": "x", "input": "not scan at all"}]
+    assert select_demonstrations(queries, unparsed, language=SCAN, shots=2, method="random", seed=0)

@@ -344,7 +344,8 @@ class DemonstrationPool:
             ]
             if method == "random":
                 chosen.extend(
-                    self._random(r, shots, s) for r, s in zip(chunk, streams, strict=True)
+                    _random(self._positions, len(self), shots, r, s)
+                    for r, s in zip(chunk, streams, strict=True)
                 )
                 continue
             where = [f" (query position {start + offset})" for offset in range(len(chunk))]
@@ -358,11 +359,6 @@ class DemonstrationPool:
                 else:
                     chosen.append(self._cover(ids[row], scores[row], shots, streams[row]))
         return chosen
-
-    def _random(self, record: Mapping[str, Any], shots: int, stream: int) -> list[int]:
-        own = set(self._positions.get(str(record.get("id")), []))
-        drawn = random.Random(stream).sample(range(len(self)), min(len(self), shots + len(own)))
-        return [position for position in drawn if position not in own][:shots]
 
     def _scores(self, ids: Sequence[np.ndarray]) -> np.ndarray:
         """BM25 scores (in ``UNIT``) of every pool item for each query: sums of integers, in
@@ -486,6 +482,19 @@ def _check(shots: int, method: str) -> None:
         raise DataError(f"`shots` must be a whole number of at least 1, got {shots!r}.")
 
 
+def _random(
+    positions: Mapping[str, list[int]],
+    size: int,
+    shots: int,
+    record: Mapping[str, Any],
+    stream: int,
+) -> list[int]:
+    """A seeded sample of pool positions without the query's own (``positions``: by id)."""
+    own = set(positions.get(str(record.get("id")), []))
+    drawn = random.Random(stream).sample(range(size), min(size, shots + len(own)))
+    return [position for position in drawn if position not in own][:shots]
+
+
 def _tie_keys(stream: int, positions: np.ndarray) -> np.ndarray:
     """A hash of (stream, position) per position (splitmix64): the order of equal scores.
 
@@ -528,7 +537,8 @@ def select_demonstrations(
     """For each query, the pool positions of its ``shots`` demonstrations, in prompt order.
 
     ``method`` is ``random``, ``similar`` or ``cover`` (see the module). Deterministic given
-    ``seed``; a query's choice depends only on the seed, the query and the pool.
+    ``seed``; a query's choice depends only on the seed, the query and the pool. ``random``
+    parses nothing (it needs no structures).
 
     >>> import symcomp
     >>> pool = [{"id": str(i), "input": t} for i, t in enumerate(["walk", "jump twice", "run"])]
@@ -538,9 +548,20 @@ def select_demonstrations(
     [[1]]
     """
     _check(shots, method)
-    return DemonstrationPool(pool, language=language).select(
-        queries, shots=shots, method=method, seed=seed
-    )
+    if method != "random":
+        return DemonstrationPool(pool, language=language).select(
+            queries, shots=shots, method=method, seed=seed
+        )
+    if len(pool) == 0:
+        raise DataError("the pool is empty; demonstrations need at least one pool record.")
+    positions: dict[str, list[int]] = {}
+    for position, record in enumerate(pool):
+        if "id" in record:
+            positions.setdefault(str(record["id"]), []).append(position)
+    return [
+        _random(positions, len(pool), shots, record, query_seed(seed, record.get("id", number)))
+        for number, record in enumerate(queries)
+    ]
 
 
 def coverage(
