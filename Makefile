@@ -17,7 +17,7 @@ export PYTHONDONTWRITEBYTECODE :=
 
 install: $(STAMP)
 
-EXTRAS := dev,nli,arith,hf,models,ray
+EXTRAS := dev,nli,arith,hf,models,ray,llm
 # uv installs in seconds what pip installs in minutes (2.4 min on a fresh 2-core machine), but
 # reads no pip configuration: it is handed pip's own wheel folders and indexes (where the CPU
 # build of torch lies). pip is the fallback wherever uv cannot be installed or fails.

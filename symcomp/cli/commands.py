@@ -234,10 +234,11 @@ def stats(pool: Path, as_json: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["tsv", "srctgt", "hf", "genbench"]),
+    type=click.Choice(["tsv", "srctgt", "hf", "genbench", "lm-eval"]),
     required=True,
     help="tsv (input<TAB>output), srctgt (.src/.tgt for OpenNMT/fairseq), hf (a Hugging Face "
-    "DatasetDict folder with a dataset card) or genbench (a GenBench task).",
+    "DatasetDict folder with a dataset card), genbench (a GenBench task) or lm-eval (a suite "
+    "as lm-evaluation-harness tasks: run them with `lm-eval run --include_path OUT`).",
 )
 @click.option(
     "--split",
@@ -265,6 +266,41 @@ def stats(pool: Path, as_json: bool) -> None:
     help="Default: POOL/export/FORMAT, or SUITE.FORMAT beside a suite.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an earlier export.")
+@click.option(
+    "--shots",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="lm-eval: demonstrations per item, from the test's training part.",
+)
+@click.option(
+    "--select",
+    type=click.Choice(["random", "similar", "cover"]),
+    default="random",
+    show_default=True,
+    help="lm-eval: how demonstrations are chosen: random (the harness's own seeded draw), "
+    "similar (training items sharing the most structures of the item's input) or cover "
+    "(covering the input's compounds, largest first; Levy et al. 2023's Cover-LS).",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="lm-eval: seed of the selection."
+)
+@click.option("--instruction", help="lm-eval: text put before every prompt.")
+@click.option(
+    "--fresh-words",
+    type=int,
+    metavar="SEED",
+    help="lm-eval: rename the language's open-class words to fresh strings (seeded; the same "
+    "mapping for every item and its demonstrations; outputs re-interpreted).",
+)
+@click.option(
+    "--data-root",
+    help="lm-eval: where the harness will find the export's data folder (default: --out as "
+    "an absolute path); give it when the harness runs on another machine.",
+)
+@click.option(
+    "--task-prefix", help="lm-eval: start of every task name (default: symcomp_SUITENAME)."
+)
 @click.pass_context
 def export(
     ctx: click.Context,
@@ -275,13 +311,51 @@ def export(
     join_lines: bool,
     out: Path | None,
     overwrite: bool,
+    shots: int,
+    select: str,
+    seed: int,
+    instruction: str | None,
+    fresh_words: int | None,
+    data_root: str | None,
+    task_prefix: str | None,
 ) -> None:
     """Export SOURCE (a pool, a pool with --split files, or a suite: one configuration per
-    test) as TSV, .src/.tgt, a Hugging Face datasets folder or a GenBench task."""
+    test) as TSV, .src/.tgt, a Hugging Face datasets folder, a GenBench task or
+    lm-evaluation-harness tasks (a suite only)."""
     from symcomp.data.export import pool_source, write_export
     from symcomp.suites.exporting import suite_source
     from symcomp.suites.reading import Suite
 
+    harness = {
+        "--shots": shots != 0,
+        "--select": select != "random",
+        "--seed": seed != 0,
+        "--instruction": instruction is not None,
+        "--data-root": data_root is not None,
+        "--task-prefix": task_prefix is not None,
+        "--fresh-words": fresh_words is not None,
+    }
+    if fmt == "lm-eval":
+        from symcomp.llm.harness_tasks import HarnessOptions, export_lm_eval
+
+        if not Suite.is_suite(source):
+            raise UserError(
+                f"--format lm-eval exports a suite (a task per test), and {source} is not one; "
+                f"make one with `symcomp suite` or `symcomp suite from-splits`."
+            )
+        options = HarnessOptions(
+            shots, select, seed, instruction, fresh_words, data_root, task_prefix
+        )
+        target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
+        with progress(ctx, None, "export lm-eval") as step:
+            written = export_lm_eval(
+                source, target, options, tests=tests or None, overwrite=overwrite, progress=step
+            )
+        click.echo(f"exported {source} as lm-evaluation-harness tasks to {written}")
+        return
+    given = [flag for flag, used in harness.items() if used]
+    if given:
+        raise UserError(f"{', '.join(given)} belong to --format lm-eval; drop them for {fmt}.")
     if Suite.is_suite(source):
         if splits:
             raise UserError(

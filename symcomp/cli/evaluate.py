@@ -41,8 +41,15 @@ def _build_model(spec: str, context: Any) -> Any:
 @click.option(
     "--predictions",
     type=click.Path(path_type=Path, exists=True),
-    help="Prediction file or folder: TSV source/target/prediction (published layout) "
-    "or JSON lines {id, prediction}.",
+    help="Prediction file or folder: TSV source/target/prediction (published layout), "
+    "JSON lines {id, prediction}, or lm-evaluation-harness sample files (samples_*.jsonl of "
+    "`lm-eval run --log_samples` on a `symcomp export --format lm-eval` of this suite).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    help="With harness sample files of a run with `lm-eval run --limit N`: score the first N "
+    "items of each test they answer (only those tests).",
 )
 @click.option(
     "--runs",
@@ -77,6 +84,7 @@ def evaluate(
     tests: tuple[str, ...],
     as_json: bool,
     threads: int | None,
+    limit: int | None,
     executor: str,
     address: str | None,
 ) -> None:
@@ -106,7 +114,10 @@ def evaluate(
         for spec in models
     ]
     if predictions is not None:
-        sources.append(PredictionSource.of_files(predictions, tests, checkpoint_sets))
+        source, tests = _prediction_source(suite_dir, predictions, tests, limit, checkpoint_sets)
+        sources.append(source)
+    elif limit is not None:
+        raise UserError("--limit scores harness sample files: give them with --predictions.")
     workers = jobs_from(1, executor, address)
     cards = []
     with working(click.get_current_context(), "evaluate") as note:
@@ -140,6 +151,12 @@ def _print_cards(cards: list[dict[str, Any]], as_json: bool) -> None:
         for name, result in card["tests"].items():
             if result.get("matched_by"):
                 click.echo(f"{card['source']}, {name}: rows matched by {result['matched_by']}")
+            limited = result.get("limited_to")
+            if limited:
+                click.echo(
+                    f"{card['source']}, {name}: the first {limited['items']:,} of "
+                    f"{limited['of']:,} items (a run of the harness with --limit)"
+                )
 
 
 def _noting(note: Any, name: str) -> Any:
@@ -176,3 +193,34 @@ def _run_card(
     from symcomp.models.report import run_report_card
 
     return run_report_card(suite_dir, run, tests, checkpoints, jobs=jobs)
+
+
+def _prediction_source(
+    suite_dir: Path,
+    predictions: Path,
+    tests: tuple[str, ...],
+    limit: int | None,
+    checkpoints: list[Any],
+) -> tuple[Any, tuple[str, ...]]:
+    """The source of --predictions and the tests to score: harness sample files answer the
+    tests they name (unless --test narrows them); other files every test."""
+    from symcomp.llm.harness_samples import harness_source, is_harness_samples
+    from symcomp.metrics.report import PredictionSource
+    from symcomp.suites.reading import Suite
+
+    if not is_harness_samples(predictions):
+        if limit is not None:
+            raise UserError(
+                f"--limit scores harness sample files (samples_*.jsonl), and {predictions} "
+                f"holds none."
+            )
+        return PredictionSource.of_files(predictions, tests, checkpoints), tests
+    source = harness_source(predictions, Suite.read(suite_dir), limit=limit)
+    answered = tuple(source.per_test or {})
+    missing = [name for name in tests if name not in answered]
+    if missing:
+        raise UserError(
+            f"{predictions} answers no item of {', '.join(missing)}; its tests: "
+            f"{', '.join(answered)}."
+        )
+    return source, tests or answered

@@ -69,6 +69,11 @@ class PredictionSource:
     checkpoints: Sequence[Predictions | Model] = field(default_factory=list)
     trace: Sequence[Trace] | None = None
     epoch_log: EpochLog | None = None
+    # a harness's answers: predictions per test (one item's prompt differs between tests),
+    # the first items answered per test (its --limit), and the fresh-words seed of the export
+    per_test: Mapping[str, Predictions] | None = None
+    limits: Mapping[str, int] = field(default_factory=dict)
+    fresh_words: int | None = None
 
     @classmethod
     def of_model(cls, name: str, model: Model) -> PredictionSource:
@@ -161,6 +166,8 @@ class _TestScorer:
         self.source = source
         split = suite.split(name)
         self.test = [self.pool[index] for index in split.test]
+        if name in source.limits:  # the harness answered the first items only
+            self.test = self.test[: source.limits[name]]
         self.train = [self.pool[index] for index in split.train]
         context = ModelContext(language, gold_table(self.pool), self.train)
         self.model = source.model(context) if source.model else None
@@ -181,6 +188,9 @@ class _TestScorer:
         result = {"kind": kind, **scorer()}
         if self.matched is not None:
             result["matched_by"] = self.matched
+        if self.name in self.source.limits:
+            total = len(self.suite.split(self.name).test)
+            result["limited_to"] = {"items": len(self.test), "of": total}
         return result
 
     # -- predictions -----------------------------------------------------------------------
@@ -189,9 +199,15 @@ class _TestScorer:
     def has_predictions(self) -> bool:
         return (
             self.model is not None
-            or self.source.predictions is not None
+            or self._file_predictions is not None
             or self.source.aligned is not None
         )
+
+    @property
+    def _file_predictions(self) -> Predictions | None:
+        if self.source.per_test is not None:
+            return self.source.per_test.get(self.name)
+        return self.source.predictions
 
     def predict(self, records: Sequence[Record], context: str) -> list[str]:
         if self.model is not None:
@@ -199,8 +215,9 @@ class _TestScorer:
         if self.source.aligned is not None:
             predictions, self.matched = aligned_predictions(self.source.aligned, records, context)
             return predictions
-        assert self.source.predictions is not None
-        return self.source.predictions.for_records(records, context)
+        found = self._file_predictions
+        assert found is not None  # restored by the fresh-words helper: see its report
+        return found.for_records(records, context)
 
     def optional(self, records: Sequence[Record]) -> list[str] | None:
         """Predictions for auxiliary inputs, or None when they are not available."""

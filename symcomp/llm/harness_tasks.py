@@ -1,0 +1,439 @@
+"""A suite as lm-evaluation-harness tasks: ``symcomp export SUITE --format lm-eval``.
+
+The export folder holds one task per test with a non-empty test part, a group that names them
+all, the data as local JSON lines and a manifest; ``lm-eval run --include_path FOLDER
+--tasks GROUP`` runs it::
+
+    manifest.json              what was exported, how, and each test's demonstration coverage
+    GROUP.yaml                 the group: every task, exact match (or accuracy) averaged by size
+    tasks/TASK.yaml            one task: the prompt template, the data files, the metric
+    data/CONFIG/train.jsonl    the test's training part (demonstrations are drawn from it)
+    data/CONFIG/test.jsonl     the test part, in the suite's order (the harness's doc_id)
+
+Sequence outputs are ``generate_until`` tasks scored by exact match after the harness's
+``remove_whitespace`` filter; NLI suites (records with ``premise``, ``hypothesis`` and
+``label``) are ``multiple_choice`` over their labels, scored by accuracy. Targets and inputs
+are written on one line (their whitespace runs joined by single spaces, as CFQ's
+preprocessing does), since generation stops at the first newline.
+
+Demonstrations (``shots`` > 0) come from the test's training part: ``random`` is the
+harness's own seeded few-shot sampler (``num_fewshot``; change its seed with ``lm-eval
+--seed``); ``similar`` and ``cover`` are chosen per item by symcomp from the structures of the
+item's input (:mod:`symcomp.dbca.demonstrations`) and written into the item's
+``demonstrations`` field, in the harness's own few-shot layout (then ``num_fewshot`` is 0).
+The manifest records, per test, the share of each item's coverable structures that its
+demonstrations hold under each method.
+
+Every document carries the suite's identity (``test``, and ``suite``: the test's sha256), so
+that ``symcomp evaluate`` can refuse a sample file of another suite.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from symcomp._util import Record
+from symcomp.core.language import Language
+from symcomp.core.registry import get_language
+from symcomp.data.artifacts import (
+    MANIFEST,
+    atomic_writer,
+    file_record,
+    move_into_place,
+    previous_output,
+    staging_in,
+    write_json,
+    writing_into,
+)
+from symcomp.data.export import is_nli, label_names
+from symcomp.errors import DataError
+from symcomp.llm.prompts import (
+    DEMONSTRATIONS,
+    FEWSHOT_DELIMITER,
+    PROMPTS,
+    TARGET_DELIMITER,
+    Prompt,
+    demonstration_block,
+)
+from symcomp.suites.reading import Suite
+
+FORMAT = "symcomp.export.lm-eval/1"
+SELECTIONS = ("random", "similar", "cover")
+# generation budget: BPE tokenizers split a symbolic word into several pieces
+# (``I_TURN_LEFT`` is five for GPT-2), so a task allows 8 tokens a word of its longest target
+TOKENS_PER_WORD = 8
+MIN_GEN_TOKENS = 32
+_TASK_NAME = re.compile(r"[^a-z0-9_]+")
+
+
+@dataclass(frozen=True)
+class HarnessOptions:
+    """How a suite becomes harness tasks.
+
+    ``shots`` demonstrations per item chosen by ``select`` (``random``, ``similar`` or
+    ``cover``) with ``seed``; ``instruction`` goes before every prompt (the harness's
+    ``description``); ``fresh_words`` renames the language's open-class words with that seed
+    (the same mapping for items and demonstrations); ``data_root`` is where the harness will
+    find the ``data`` folder (default: the export folder, as an absolute path: the harness
+    reads ``data_files`` relative to its working directory); ``prefix`` starts every task
+    name (default ``symcomp_`` and the suite folder's name)."""
+
+    shots: int = 0
+    select: str = "random"
+    seed: int = 0
+    instruction: str | None = None
+    fresh_words: int | None = None
+    data_root: str | None = None
+    prefix: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.shots < 0:
+            raise DataError(f"`shots` must be 0 or more, got {self.shots}.")
+        if self.select not in SELECTIONS:
+            raise DataError(
+                f"unknown demonstration selection {self.select!r}; choose one of "
+                f"{', '.join(SELECTIONS)}."
+            )
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One exported task: its name, test, configuration folder and documents."""
+
+    name: str
+    test: str
+    config: str
+    prompt: Prompt
+    train: list[dict[str, Any]]
+    items: list[dict[str, Any]]
+    choices: tuple[str, ...]
+    coverage: dict[str, Any]
+
+
+def task_prefix(suite: Path, prefix: str | None = None) -> str:
+    """The task-name prefix: ``prefix``, or ``symcomp_`` and the suite folder's name, in the
+    lower-case letters, digits and underscores the harness's task names are made of.
+
+    >>> task_prefix(Path("runs/SCAN-mcd.v2"))
+    'symcomp_scan_mcd_v2'
+    """
+    raw = prefix if prefix is not None else f"symcomp_{suite.name}"
+    return _TASK_NAME.sub("_", raw.lower()).strip("_") or "symcomp"
+
+
+def export_lm_eval(
+    suite: Path,
+    target: Path,
+    options: HarnessOptions,
+    *,
+    tests: Sequence[str] | None = None,
+    overwrite: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Write the tests of ``suite`` (all, or ``tests``) as harness tasks into ``target``;
+    return it. Everything is built before the first file is written; the folder is assembled
+    aside and moved into place, so an interrupted export leaves the previous one or none."""
+    folder = Suite.read(suite)
+    language = _language_of(folder, options)
+    prefix = task_prefix(folder.root, options.prefix)
+    step = progress or (lambda count: None)
+    tasks = []
+    for name in list(tests) if tests else list(folder.tests):
+        task = _build_task(folder, name, language, prefix, options)
+        step(len(task.items))
+        if task.items:
+            tasks.append(task)
+    if not tasks:
+        raise DataError(f"{folder.root}: every chosen test has an empty test part; nothing to run.")
+    _check_unique(tasks)
+    names = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
+    with writing_into(target, overwrite=overwrite, names=names, kind="export"):
+        replaced = previous_output(target, "export")
+        with staging_in(target) as work:
+            root = options.data_root or str(target.resolve())
+            files = _write_tasks(work, tasks, prefix, root, options)
+            write_json(work / MANIFEST, _manifest(folder, tasks, prefix, options, work, files))
+            move_into_place(work, target, replaced)
+    return target
+
+
+def _language_of(folder: Suite, options: HarnessOptions) -> Language | None:
+    """The suite's language (renamed with ``fresh_words``); demonstrations chosen by
+    structure and fresh words need one."""
+    if folder.language is None:
+        if options.fresh_words is not None or (options.shots and options.select != "random"):
+            raise DataError(
+                f"{folder.root} is a suite over an imported pool (no language): fresh words "
+                f"and `similar`/`cover` demonstrations need a language's parser; use `random`."
+            )
+        return None
+    return get_language(folder.language)
+
+
+def _build_task(
+    folder: Suite, name: str, language: Language | None, prefix: str, options: HarnessOptions
+) -> _Task:
+    test = folder.test(name)
+    train = _distinct(test.train)
+    items = list(test.test)
+    if options.fresh_words is not None and language is not None:
+        train, items = (
+            _renamed(language, train, options.fresh_words),
+            _renamed(language, items, options.fresh_words),
+        )
+    nli = is_nli([*train, *items])
+    prompt = PROMPTS["nli" if nli else "sequence"]
+    choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
+    digest = test.digest
+    shared = {"test": name, "suite": digest, "fresh_words": options.fresh_words}
+    train_docs = [_document(r, choices, shared) for r in train]
+    item_docs = [_document(r, choices, shared) for r in items]
+    coverage: dict[str, Any] = {}
+    if options.shots and items:
+        coverage = _demonstrate(item_docs, train_docs, items, train, language, prompt, options)
+    config = name.replace("/", "-")
+    task = f"{prefix}_{_TASK_NAME.sub('_', config.lower()).strip('_')}"
+    return _Task(task, name, config, prompt, train_docs, item_docs, choices, coverage)
+
+
+def _distinct(records: Sequence[Record]) -> list[Record]:
+    """The training part without its oversampled repeats (by id, first occurrence kept): a
+    demonstration pool holds each example once."""
+    seen: set[str] = set()
+    kept = []
+    for record in records:
+        key = str(record["id"])
+        if key not in seen:
+            seen.add(key)
+            kept.append(record)
+    return kept
+
+
+def _renamed(language: Language, records: Sequence[Record], seed: int) -> list[Record]:
+    from symcomp.core.fresh_words import rename_records
+
+    return rename_records(language, records, seed)
+
+
+def _document(record: Record, choices: Sequence[str], shared: Mapping[str, Any]) -> dict[str, Any]:
+    """A harness document: the example's id, its text fields on one line, the answer, an
+    empty ``demonstrations`` field (filled per item by ``similar`` and ``cover``) and the
+    suite's identity."""
+    doc: dict[str, Any] = {"id": str(record["id"])}
+    if choices:
+        doc["premise"] = _one_line(record["premise"])
+        doc["hypothesis"] = _one_line(record["hypothesis"])
+        doc["label"] = str(record["label"])
+        doc["label_index"] = choices.index(str(record["label"]))
+        doc["choices"] = list(choices)  # read back by `symcomp evaluate` (the harness's argmax)
+    else:
+        doc["input"] = _one_line(record["input"])
+        doc["target"] = _one_line(record["output"])
+    doc[DEMONSTRATIONS] = ""
+    return {**doc, **shared}
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+def _demonstrate(
+    item_docs: list[dict[str, Any]],
+    train_docs: Sequence[Mapping[str, Any]],
+    items: Sequence[Record],
+    train: Sequence[Record],
+    language: Language | None,
+    prompt: Prompt,
+    options: HarnessOptions,
+) -> dict[str, Any]:
+    """Choose demonstrations for every item (written into its document unless the harness
+    draws them: ``random``) and measure each method's coverage; return the coverage table
+    (method -> queries, mean and minimum share of coverable structures held)."""
+    if not train:
+        raise DataError("demonstrations need a training part; this test has none (use 0 shots).")
+    if language is None:  # an imported pool: only the harness's random draw
+        return {}
+    from symcomp.dbca.demonstrations import DemonstrationPool, coverage_summary
+
+    pool = DemonstrationPool(train, language=language)
+    table: dict[str, Any] = {}
+    for method in SELECTIONS:
+        chosen = pool.select(items, shots=options.shots, method=method, seed=options.seed)
+        table[method] = coverage_summary(pool.coverage(items, chosen))
+        if method == options.select and method != "random":
+            for doc, picks in zip(item_docs, chosen, strict=True):
+                doc[DEMONSTRATIONS] = demonstration_block(prompt, [train_docs[i] for i in picks])
+    return table
+
+
+def _check_unique(tasks: Sequence[_Task]) -> None:
+    seen: dict[str, str] = {}
+    for task in tasks:
+        if task.name in seen:
+            raise DataError(
+                f"the tests {seen[task.name]!r} and {task.test!r} both become the task "
+                f"{task.name!r} (task names keep only lower-case letters, digits and _); "
+                f"export one of them with `tests`."
+            )
+        seen[task.name] = task.test
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def _write_tasks(
+    work: Path, tasks: Sequence[_Task], prefix: str, root: str, options: HarnessOptions
+) -> list[Path]:
+    import yaml
+
+    files: list[Path] = []
+    for task in tasks:
+        data = work / "data" / task.config
+        data.mkdir(parents=True, exist_ok=True)
+        for part, docs in (("train", task.train), ("test", task.items)):
+            path = data / f"{part}.jsonl"
+            with atomic_writer(path) as handle:
+                handle.writelines(json.dumps(doc, ensure_ascii=False) + "\n" for doc in docs)
+            files.append(path)
+        path = work / "tasks" / f"{task.name}.yaml"
+        path.parent.mkdir(exist_ok=True)
+        config = task_config(task, f"{root.rstrip('/')}/data/{task.config}", options)
+        files.append(_write_yaml(path, config, yaml))
+    group = {
+        "group": prefix,
+        "task": [task.name for task in tasks],
+        "aggregate_metric_list": [
+            {"metric": _metric(tasks[0]), "aggregation": "mean", "weight_by_size": True}
+        ],
+        "metadata": {"version": 1.0},
+    }
+    files.append(_write_yaml(work / f"{prefix}.yaml", group, yaml))
+    return files
+
+
+def _write_yaml(path: Path, data: Mapping[str, Any], yaml: Any) -> Path:
+    with atomic_writer(path) as handle:
+        yaml.dump(
+            dict(data),
+            handle,
+            Dumper=_dumper(yaml),
+            sort_keys=False,
+            allow_unicode=True,
+            width=100,
+        )
+    return path
+
+
+def _dumper(yaml: Any) -> Any:
+    """PyYAML's safe dumper, writing a string with a line break in double quotes (``"a\\nb"``)
+    rather than folded over several lines: the template reads as it is written."""
+
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc]
+        pass
+
+    def string(dumper: Any, text: str) -> Any:
+        style = '"' if "\n" in text else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+    Dumper.add_representer(str, string)
+    return Dumper
+
+
+def _metric(task: _Task) -> str:
+    return "acc" if task.choices else "exact_match"
+
+
+def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, Any]:
+    """The YAML of one task (see the module)."""
+    harness_draws = options.shots > 0 and options.select == "random"
+    config: dict[str, Any] = {
+        "task": task.name,
+        "dataset_path": "json",
+        "dataset_kwargs": {
+            "data_files": {"train": f"{data}/train.jsonl", "test": f"{data}/test.jsonl"}
+        },
+        "training_split": "train",
+        "test_split": "test",
+        "fewshot_split": "train",
+        "num_fewshot": options.shots if harness_draws else 0,
+        "doc_to_text": task.prompt.doc_to_text,
+        "target_delimiter": TARGET_DELIMITER,
+        "fewshot_delimiter": FEWSHOT_DELIMITER,
+    }
+    if options.instruction:
+        config["description"] = options.instruction.rstrip() + "\n\n"
+    if task.choices:
+        config |= {
+            "output_type": "multiple_choice",
+            "doc_to_target": "label_index",
+            "doc_to_choice": list(task.choices),
+            "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
+        }
+    else:
+        config |= _generation(task)
+    config["metadata"] = {"version": 1.0, "symcomp_test": task.test}
+    return config
+
+
+def _generation(task: _Task) -> dict[str, Any]:
+    longest = max(len(str(doc["target"]).split()) for doc in task.items)
+    return {
+        "output_type": "generate_until",
+        "doc_to_target": "target",
+        "generation_kwargs": {
+            "until": ["\n"],
+            "do_sample": False,
+            "max_gen_toks": max(MIN_GEN_TOKENS, TOKENS_PER_WORD * longest),
+        },
+        "filter_list": [
+            {
+                "name": "remove_whitespace",
+                "filter": [{"function": "remove_whitespace"}, {"function": "take_first"}],
+            }
+        ],
+        "metric_list": [{"metric": "exact_match", "aggregation": "mean", "higher_is_better": True}],
+    }
+
+
+def _manifest(
+    folder: Suite,
+    tasks: Sequence[_Task],
+    prefix: str,
+    options: HarnessOptions,
+    work: Path,
+    files: Sequence[Path],
+) -> dict[str, Any]:
+    manifest = folder.manifest
+    header = {
+        key: manifest.get(key)
+        for key in ("language", "grammar_version", "grammar_sha256", "seed", "symcomp_version")
+    }
+    return {
+        "format": FORMAT,
+        **header,
+        "source": {"suite": str(folder.root), "suite_kind": manifest.get("suite")},
+        "group": prefix,
+        "options": {
+            "shots": options.shots,
+            "select": options.select,
+            "seed": options.seed,
+            "instruction": options.instruction,
+            "fresh_words": options.fresh_words,
+        },
+        "tasks": {
+            task.name: {
+                "test": task.test,
+                "items": len(task.items),
+                "train": len(task.train),
+                "output_type": "multiple_choice" if task.choices else "generate_until",
+                "coverage": task.coverage,
+            }
+            for task in tasks
+        },
+        "files": {path.relative_to(work).as_posix(): file_record(path) for path in files},
+    }
