@@ -106,3 +106,23 @@ def test_aligned_predictions_check_order_and_count(tmp_path: Path):
         DataError, match=r"p.tsv:1: source 'z' is not input 1 .* input 1 \('x y'\) is in no row"
     ):
         aligned_predictions(path, records, "test")
+
+
+def test_a_value_that_is_not_a_number_is_wrong_and_counted() -> None:
+    from symcomp.metrics.values import pair_report, value_report
+
+    records = [
+        {"id": str(i), "meta": {"value": v, "operator_kinds": "add", "operators": 1}}
+        for i, v in enumerate([3, 4, 5])
+    ]
+    report = value_report(records, ["3", "The answer is 4", "6"])
+    assert report["not_a_number"] == 1
+    assert report["accuracy"] == 1 / 3  # the sentence counts as a wrong answer
+    assert report["rmse"] == (0.5) ** 0.5  # over the two values: (0 + 1) / 2
+    by_id = {r["id"]: r for r in records}
+    pairs = [
+        {"representative": "0", "member": "1", "level": 1},
+        {"representative": "0", "member": "2", "level": 1},
+    ]
+    found = pair_report(pairs, {"0": "3", "1": "four", "2": "5"}, by_id)
+    assert found["not_a_number"] == 1 and found["pairs"] == 1

@@ -9,7 +9,10 @@ substitutivity, localism
     generalisation expressions to their true values; reported with their harmonic mean, and by
     level (swaps, or operators evaluated). Lower is better; an oracle scores 0 everywhere.
 
-Predictions are values written as text (``"34"``, ``"33.7"``).
+Predictions are values written as text (``"34"``, ``"33.7"``). A prediction that is not a
+number (a language model's ``"The answer is 34"``) is wrong: it counts against the accuracy
+and is left out of the RMSEs (which need a value), and the report says how many there were
+(``not_a_number``); a pair agrees only when both its members are numbers.
 
 >>> round(rmse([1.0, 5.0], [1, 2]), 4)
 2.1213
@@ -26,18 +29,17 @@ from typing import Any
 from symcomp.errors import DataError
 
 
-def parse_value(prediction: str, where: str) -> float:
-    """A predicted value, or a DataError saying which prediction is not a number."""
+def value_or_none(prediction: str) -> float | None:
+    """A predicted value, or None when the prediction is not a finite number.
+
+    >>> value_or_none(" 34 "), value_or_none("34 apples"), value_or_none("inf")
+    (34.0, None, None)
+    """
     try:
         number = float(prediction.strip())
     except ValueError:
-        raise DataError(
-            f"{where}: prediction {prediction!r} is not a number; arithmetic models answer "
-            f"with the value of the expression."
-        ) from None
-    if not math.isfinite(number):
-        raise DataError(f"{where}: prediction {prediction!r} is not a finite number.")
-    return number
+        return None
+    return number if math.isfinite(number) else None
 
 
 def rmse(predicted: Sequence[float], true: Sequence[float]) -> float:
@@ -71,19 +73,19 @@ def value_report(
     records: Sequence[Mapping[str, Any]], predictions: Sequence[str]
 ) -> dict[str, Any]:
     """RMSE and accuracy of value predictions, by operator kinds and number of operators."""
-    true = [float(record["meta"]["value"]) for record in records]
-    predicted = [
-        parse_value(p, f"prediction for {r['id']}")
-        for p, r in zip(predictions, records, strict=True)
-    ]
+    values = [value_or_none(p) for p in predictions]
+    numeric = [(r, v) for r, v in zip(records, values, strict=True) if v is not None]
+    true = [float(record["meta"]["value"]) for record, _ in numeric]
+    predicted = [value for _, value in numeric]
+    correct = sum(p == t for p, t in zip(predicted, true, strict=True))
+    kept = [record for record, _ in numeric]
     return {
         "n": len(records),
-        "rmse": rmse(predicted, true),
-        "accuracy": sum(p == t for p, t in zip(predicted, true, strict=True)) / len(true),
-        "by_operator_kinds": _groups(
-            (r["meta"]["operator_kinds"] for r in records), predicted, true
-        ),
-        "by_operators": _groups((r["meta"]["operators"] for r in records), predicted, true),
+        "not_a_number": len(records) - len(numeric),
+        "rmse": rmse(predicted, true) if numeric else None,
+        "accuracy": correct / len(records),
+        "by_operator_kinds": _groups((r["meta"]["operator_kinds"] for r in kept), predicted, true),
+        "by_operators": _groups((r["meta"]["operators"] for r in kept), predicted, true),
     }
 
 
@@ -97,12 +99,14 @@ def pair_report(
         raise DataError("no evaluation pairs to score")
     rows = []
     for pair in pairs:
-        first = parse_value(
-            predictions[pair["representative"]], f"prediction for {pair['representative']}"
-        )
-        second = parse_value(predictions[pair["member"]], f"prediction for {pair['member']}")
+        first = value_or_none(predictions[pair["representative"]])
+        second = value_or_none(predictions[pair["member"]])
+        if first is None or second is None:
+            continue  # no agreement without two values (counted as not_a_number)
         truth = float(records[pair["member"]]["meta"]["value"])
         rows.append((int(pair["level"]), first, second, truth))
+    if not rows:
+        return {"pairs": 0, "not_a_number": len(pairs), "note": "no pair has two numbers"}
 
     def scores(selected: list[tuple[int, float, float, float]]) -> dict[str, Any]:
         agreement = rmse([r[1] for r in selected], [r[2] for r in selected])
@@ -118,5 +122,6 @@ def pair_report(
     levels = sorted({row[0] for row in rows})
     return {
         **scores(rows),
+        "not_a_number": len(pairs) - len(rows),
         "by_level": {str(level): scores([r for r in rows if r[0] == level]) for level in levels},
     }
