@@ -39,7 +39,6 @@ from typing import Any
 
 from symcomp._util import Record
 from symcomp.core.language import Language
-from symcomp.core.registry import get_language
 from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
@@ -172,7 +171,7 @@ def _language_of(folder: Suite, options: HarnessOptions) -> Language | None:
                 f"and `similar`/`cover` demonstrations need a language's parser; use `random`."
             )
         return None
-    return get_language(folder.language)
+    return folder.load_language()
 
 
 def _build_task(
@@ -182,10 +181,9 @@ def _build_task(
     train = _distinct(test.train)
     items = list(test.test)
     if options.fresh_words is not None and language is not None:
-        train, items = (
-            _renamed(language, train, options.fresh_words),
-            _renamed(language, items, options.fresh_words),
-        )
+        train = _renamed(language, train, options.fresh_words)
+        items = _renamed(language, items, options.fresh_words)
+        language = language.with_fresh_words(options.fresh_words)  # parses the new words
     nli = is_nli([*train, *items])
     prompt = PROMPTS["nli" if nli else "sequence"]
     choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
@@ -215,9 +213,12 @@ def _distinct(records: Sequence[Record]) -> list[Record]:
 
 
 def _renamed(language: Language, records: Sequence[Record], seed: int) -> list[Record]:
-    from symcomp.core.fresh_words import rename_records
+    """The records in fresh words (drawn with ``seed``; the same mapping for every call), in
+    the output format they are written in."""
+    from symcomp.core.fresh_words import output_format, rename_records
 
-    return rename_records(language, records, seed)
+    found = output_format(language, records)
+    return rename_records(language if found is None else language.with_output(found), records, seed)
 
 
 def _document(record: Record, choices: Sequence[str], shared: Mapping[str, Any]) -> dict[str, Any]:
@@ -425,6 +426,7 @@ def _manifest(
             "instruction": options.instruction,
             "fresh_words": options.fresh_words,
         },
+        "fresh_words": _fresh_entry(folder, options),
         "tasks": {
             task.name: {
                 "test": task.test,
@@ -437,3 +439,12 @@ def _manifest(
         },
         "files": {path.relative_to(work).as_posix(): file_record(path) for path in files},
     }
+
+
+def _fresh_entry(folder: Suite, options: HarnessOptions) -> dict[str, Any] | None:
+    """The renaming of an export in fresh words (seed, classes and old -> new word)."""
+    if options.fresh_words is None:
+        return None
+    language = folder.load_language()
+    assert language is not None  # checked by _language_of
+    return language.draw_fresh_words(options.fresh_words).to_json()

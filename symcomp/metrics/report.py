@@ -154,6 +154,18 @@ def _language(folder: Suite) -> Language | None:
     return folder.load_language()
 
 
+def _in_fresh_words(
+    language: Language, pool: Sequence[Record], seed: int
+) -> tuple[list[Record], Language]:
+    """The pool and its language renamed with the fresh words of ``seed`` (as an export with
+    that seed wrote them), in the output format the pool is written in."""
+    from symcomp.core.fresh_words import output_format, rename_records
+
+    found = output_format(language, pool)
+    written = language if found is None else language.with_output(found)
+    return rename_records(written, pool, seed), written.with_fresh_words(seed)
+
+
 class _TestScorer:
     def __init__(
         self, suite: Suite, name: str, language: Language | None, source: PredictionSource
@@ -162,6 +174,9 @@ class _TestScorer:
         self.name = name
         self.entry = suite.entry(name)
         self.pool = suite.pool(name)
+        if source.fresh_words is not None and language is not None:
+            # the harness answered the items in fresh words: score against them
+            self.pool, language = _in_fresh_words(language, self.pool, source.fresh_words)
         self.language = language
         self.source = source
         split = suite.split(name)
