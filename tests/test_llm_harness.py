@@ -60,7 +60,11 @@ def harness_run(tmp_path_factory: pytest.TempPathFactory, pcfg_set_suite: Path) 
     _symcomp("suite", "monotonicity", "--n", "600", "--out", str(root / "mono"))
     exports = root / "exports"
     suites = {
-        "scan": (root / "scan", ["--test", "simple", "--test", "addprim_jump"], "cover"),
+        "scan": (
+            root / "scan",
+            ["--test", "addprim_turn_left", "--test", "template_jump_around_right"],
+            "cover",
+        ),
         "pcfg": (pcfg_set_suite, ["--test", "systematicity", "--test", "productivity"], "similar"),
         "mono": (
             root / "mono",
@@ -134,7 +138,7 @@ def test_evaluate_gives_the_harness_scores_task_by_task(harness_run: dict[str, A
 
 
 def test_the_harness_saw_symcomps_demonstrations(harness_run: dict[str, Any]) -> None:
-    samples = next(harness_run["output"].rglob("samples_t_scan_simple_*.jsonl"))
+    samples = next(harness_run["output"].rglob("samples_t_scan_addprim_turn_left_*.jsonl"))
     first = json.loads(samples.read_text().splitlines()[0])
     prompt = first["arguments"]["gen_args_0"]["arg_0"]
     assert prompt == first["doc"]["demonstrations"] + render(
@@ -156,7 +160,7 @@ def test_samples_without_limit_or_of_another_suite_are_refused(
         "evaluate", str(scan), "--predictions", str(other), "--limit", "5", check=False
     )
     assert wrong.returncode == 2 and "another suite" in wrong.stderr
-    mine = next(output.rglob("samples_t_scan_simple_*.jsonl"))
+    mine = next(output.rglob("samples_t_scan_addprim_turn_left_*.jsonl"))
     lines = [json.loads(line) for line in mine.read_text().splitlines()]
     lines[0]["doc"]["suite"] = "0" * 64  # the same test name, another suite's items
     edited = tmp_path / "samples_edited.jsonl"

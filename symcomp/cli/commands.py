@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -326,36 +327,11 @@ def export(
     from symcomp.suites.exporting import suite_source
     from symcomp.suites.reading import Suite
 
-    harness = {
-        "--shots": shots != 0,
-        "--select": select != "random",
-        "--seed": seed != 0,
-        "--instruction": instruction is not None,
-        "--data-root": data_root is not None,
-        "--task-prefix": task_prefix is not None,
-        "--fresh-words": fresh_words is not None,
-    }
+    options = _HarnessFlags(shots, select, seed, instruction, fresh_words, data_root, task_prefix)
     if fmt == "lm-eval":
-        from symcomp.llm.harness_tasks import HarnessOptions, export_lm_eval
-
-        if not Suite.is_suite(source):
-            raise UserError(
-                f"--format lm-eval exports a suite (a task per test), and {source} is not one; "
-                f"make one with `symcomp suite` or `symcomp suite from-splits`."
-            )
-        options = HarnessOptions(
-            shots, select, seed, instruction, fresh_words, data_root, task_prefix
-        )
-        target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
-        with progress(ctx, None, "export lm-eval") as step:
-            written = export_lm_eval(
-                source, target, options, tests=tests or None, overwrite=overwrite, progress=step
-            )
-        click.echo(f"exported {source} as lm-evaluation-harness tasks to {written}")
+        _export_lm_eval(ctx, source, out, tests, overwrite, options)
         return
-    given = [flag for flag, used in harness.items() if used]
-    if given:
-        raise UserError(f"{', '.join(given)} belong to --format lm-eval; drop them for {fmt}.")
+    options.refuse(fmt)
     if Suite.is_suite(source):
         if splits:
             raise UserError(
@@ -376,6 +352,72 @@ def export(
         )
     shown = ", ".join(config.name for config in data.configs)
     click.echo(f"exported {source} ({shown}) as {fmt} to {written}")
+
+
+@dataclass(frozen=True)
+class _HarnessFlags:
+    """The flags of --format lm-eval, as given."""
+
+    shots: int
+    select: str
+    seed: int
+    instruction: str | None
+    fresh_words: int | None
+    data_root: str | None
+    task_prefix: str | None
+
+    def refuse(self, fmt: str) -> None:
+        """Refuse lm-eval's flags for another format."""
+        given = {
+            "--shots": self.shots != 0,
+            "--select": self.select != "random",
+            "--seed": self.seed != 0,
+            "--instruction": self.instruction is not None,
+            "--fresh-words": self.fresh_words is not None,
+            "--data-root": self.data_root is not None,
+            "--task-prefix": self.task_prefix is not None,
+        }
+        named = [flag for flag, used in given.items() if used]
+        if named:
+            raise UserError(f"{', '.join(named)} belong to --format lm-eval; drop them for {fmt}.")
+
+
+def _export_lm_eval(
+    ctx: click.Context,
+    source: Path,
+    out: Path | None,
+    tests: tuple[str, ...],
+    overwrite: bool,
+    flags: _HarnessFlags,
+) -> None:
+    from symcomp.llm.harness_tasks import HarnessOptions, export_lm_eval
+    from symcomp.suites.reading import Suite
+
+    if not Suite.is_suite(source):
+        raise UserError(
+            f"--format lm-eval exports a suite (a task per test), and {source} is not one; "
+            f"make one with `symcomp suite` or `symcomp suite from-splits`."
+        )
+    options = HarnessOptions(
+        flags.shots,
+        flags.select,
+        flags.seed,
+        flags.instruction,
+        flags.fresh_words,
+        flags.data_root,
+        flags.task_prefix,
+    )
+    target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
+    with working(ctx, "export lm-eval") as note:
+        written = export_lm_eval(
+            source,
+            target,
+            options,
+            tests=tests or None,
+            overwrite=overwrite,
+            progress=lambda count: note(f"{count:,} items"),
+        )
+    click.echo(f"exported {source} as lm-evaluation-harness tasks to {written}")
 
 
 def named_splits(paths: tuple[Path, ...]) -> dict[str, Path]:

@@ -90,7 +90,7 @@ def evaluate(
 ) -> None:
     """Score a model or predictions on every test of SUITE_DIR and print the report card."""
     from symcomp.metrics.predictions import load_predictions, prediction_files
-    from symcomp.metrics.report import PredictionSource, evaluate_suite
+    from symcomp.metrics.report import PredictionSource
 
     if sum((bool(models), predictions is not None, runs is not None)) != 1:
         raise UserError(
@@ -119,25 +119,32 @@ def evaluate(
     elif limit is not None:
         raise UserError("--limit scores harness sample files: give them with --predictions.")
     workers = jobs_from(1, executor, address)
+    _print_cards(_cards(suite_dir, sources, tests, checkpoint_sets, workers), as_json)
+
+
+def _cards(
+    suite_dir: Path, sources: list[Any], tests: tuple[str, ...], checkpoints: list[Any], jobs: Any
+) -> list[dict[str, Any]]:
+    """The report card of each source: a run folder's own, or the suite's scores."""
+    from symcomp.metrics.report import evaluate_suite
+
     cards = []
     with working(click.get_current_context(), "evaluate") as note:
         for source in sources:
             note(source.name)
             if Path(source.name).is_dir() and source.model is not None:
-                cards.append(
-                    _run_card(suite_dir, Path(source.name), tests, checkpoint_sets, workers)
-                )
+                cards.append(_run_card(suite_dir, Path(source.name), tests, checkpoints, jobs))
             else:
                 cards.append(
                     evaluate_suite(
                         suite_dir,
                         source,
                         tests or None,
-                        jobs=workers,
+                        jobs=jobs,
                         progress=_noting(note, source.name),
                     )
                 )
-    _print_cards(cards, as_json)
+    return cards
 
 
 def _print_cards(cards: list[dict[str, Any]], as_json: bool) -> None:

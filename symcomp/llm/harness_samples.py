@@ -28,7 +28,7 @@ from symcomp.metrics.report import PredictionSource
 from symcomp.suites.reading import Suite
 
 PATTERN = "samples_*.jsonl"
-_FIX = "export the suite with `symcomp export SUITE --format lm-eval` and run the harness on it"
+_FIX = "export the suite in the lm-eval format and run the harness on it, logging its samples"
 
 
 @dataclass
@@ -79,8 +79,7 @@ def harness_source(location: Path, suite: Suite, *, limit: int | None = None) ->
             _add(answers, sample, f"{path}:{number}", suite)
     if not answers:
         raise DataError(
-            f"{location} holds no harness sample of a task exported from {suite.root}; "
-            f"{_FIX}, with --log_samples."
+            f"{location} holds no harness sample of a task exported from {suite.root}; {_FIX}."
         )
     seeds = {found.fresh_words for found in answers.values()}
     if len(seeds) > 1:
@@ -120,7 +119,7 @@ def _samples(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
         if not isinstance(sample, dict) or not {"doc_id", "doc", "filtered_resps"} <= set(sample):
             raise DataError(
                 f"{path}:{number}: not a harness sample (it needs doc_id, doc and "
-                f"filtered_resps, as `lm-eval run --log_samples` writes)."
+                f"filtered_resps, as the harness logs its samples)."
             )
         yield number, sample
 
@@ -221,8 +220,8 @@ def _size_error(test: str, found: _Answers, total: int, size: int, limit: int | 
     if limit is None:
         raise DataError(
             f"{found.where}: the samples answer {size:,} of the {total:,} items of test "
-            f"{test!r} (a run with --limit {size}); pass `limit` {size} to score those "
-            f"first items, or run the harness without --limit."
+            f"{test!r} (a run of the harness limited to {size}); pass `limit` {size} to score "
+            f"those first items, or run the harness on every item."
         )
     raise DataError(
         f"{found.where}: the samples answer {size:,} items of test {test!r}, where `limit` "

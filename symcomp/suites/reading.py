@@ -74,6 +74,7 @@ class Suite:
         self._bytes: dict[str, bytes] = {}
         self._pools: dict[str, list[Record]] = {}
         self._training_digests: dict[str, str] = {}
+        self._digests: dict[str, str] = {}
         self._pool_digests: dict[str, str] = {}
 
     @classmethod
@@ -229,12 +230,15 @@ class Suite:
         return relative
 
     def digest(self, name: str) -> str:
-        """sha256 of the test's split file and pool: the test as a whole (e.g. for exports)."""
-        entry = self.entry(name)
-        digest = hashlib.sha256()
-        digest.update(self.read_bytes(entry.split, "split"))
-        digest.update(self.read_bytes(entry.pool, "pool"))
-        return digest.hexdigest()
+        """sha256 of the test's split file and pool: the test as a whole (e.g. for exports;
+        computed once: a harness's sample file asks it for every line)."""
+        if name not in self._digests:
+            entry = self.entry(name)
+            digest = hashlib.sha256()
+            digest.update(self.read_bytes(entry.split, "split"))
+            digest.update(self.read_bytes(entry.pool, "pool"))
+            self._digests[name] = digest.hexdigest()
+        return self._digests[name]
 
     def training_digest(self, name: str) -> str:
         """sha256 of the pool and the train and dev parts: what a run trained on the test saw.
