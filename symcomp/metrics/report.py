@@ -342,6 +342,11 @@ class _TestScorer:
     def value_pairs(self) -> dict[str, Any]:
         report = self.values()
         pairs = self.suite.aux_records(self.name, "pairs")
+        if self.name in self.source.limits:  # the pairs whose two items were answered
+            answered = {str(record["id"]) for record in self.test}
+            pairs = [p for p in pairs if {p["representative"], p["member"]} <= answered]
+            if not pairs:
+                return {**report, "pairs": {"pairs": 0, "note": "no pair among the items answered"}}
         by_id = {str(record["id"]): record for record in self.pool}
         needed = [
             by_id[i] for i in sorted({p[k] for p in pairs for k in ("representative", "member")})
