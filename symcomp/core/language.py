@@ -470,7 +470,7 @@ class Language:
         return renamed
 
     def draw_fresh_words(self, seed: int) -> FreshWords:
-        """A fresh word for every word of the renamable classes (:func:`fresh_words.draw`):
+        """A fresh word for every word of the renamable classes (:func:`~.fresh_strings.draw`):
         never a word or literal of the language, never a reserved output token."""
         spec = self._renamable()
         words = {name: class_words(self.grammar, name) for name in spec.classes}
