@@ -231,16 +231,18 @@ class _TestScorer:
             predictions, self.matched = aligned_predictions(self.source.aligned, records, context)
             return predictions
         found = self._file_predictions
-        assert found is not None  # restored by the fresh-words helper: see its report
+        if found is None:
+            raise DataError(f"{self.source.name}: no predictions for test {self.name!r}.")
         return found.for_records(records, context)
 
     def optional(self, records: Sequence[Record]) -> list[str] | None:
         """Predictions for auxiliary inputs, or None when they are not available."""
         if self.model is not None:
             return batched(self.model, [str(r["input"]) for r in records])
-        if self.source.predictions is None:
+        predictions = self._file_predictions
+        if predictions is None:
             return None
-        found = [self.source.predictions.lookup(record) for record in records]
+        found = [predictions.lookup(record) for record in records]
         return None if any(f is None for f in found) else [str(f) for f in found]
 
     def functions_of(self, record: Mapping[str, Any]) -> list[str]:
@@ -272,6 +274,8 @@ class _TestScorer:
         pairs = self.suite.aux_records(self.name, "pairs")
         predictions = self.predict(self.test, f"test {self.name!r}")
         by_id = {str(r["id"]): (r, p) for r, p in zip(self.test, predictions, strict=True)}
+        if self.name in self.source.limits:  # the pairs whose two items were answered
+            pairs = [p for p in pairs if p["original"] in by_id and p["synonym"] in by_id]
         try:
             rows = [(by_id[p["original"]], by_id[p["synonym"]], p["function"]) for p in pairs]
         except KeyError as error:
