@@ -146,7 +146,8 @@ def skeleton(tree: Tree[Any], canonical: Mapping[str, str]) -> str:
 
 
 class StructureReader:
-    """Reads the structures of records of one language."""
+    """Reads the structures of records of one language; each distinct text is parsed once
+    (pools that share their records, such as the tests of one suite, can share a reader)."""
 
     def __init__(self, language: Language) -> None:
         from symcomp.dbca.patterns import Patterns
@@ -154,6 +155,7 @@ class StructureReader:
         self.language = language
         self.spec = CompoundSpec()
         self.canonical = dict(Patterns.of(language, "fillers").canonical)
+        self._read: dict[str, tuple[Counter[str], str]] = {}
 
     def read(self, record: Mapping[str, Any], where: str = "") -> InputStructures:
         """The structures of ``record`` (a :class:`DataError` naming it when a text does not
@@ -167,6 +169,11 @@ class StructureReader:
         return InputStructures(counts, " ||| ".join(skeletons))
 
     def _text(self, text: str, record: Mapping[str, Any], where: str) -> tuple[Counter[str], str]:
+        if text not in self._read:
+            self._read[text] = self._parsed(text, record, where)
+        return self._read[text]
+
+    def _parsed(self, text: str, record: Mapping[str, Any], where: str) -> tuple[Counter[str], str]:
         try:
             tree = self.language.parse(text)
             dag = Dag.from_node_link(self.language.node_link(tree))
@@ -236,10 +243,16 @@ class DemonstrationPool:
     True
     """
 
-    def __init__(self, pool: Sequence[Mapping[str, Any]], *, language: Language) -> None:
+    def __init__(
+        self,
+        pool: Sequence[Mapping[str, Any]],
+        *,
+        language: Language,
+        reader: StructureReader | None = None,
+    ) -> None:
         if len(pool) == 0:
             raise DataError("the pool is empty; demonstrations need at least one pool record.")
-        self._reader = StructureReader(language)
+        self._reader = reader if reader is not None else StructureReader(language)
         self._names: dict[str, int] = {}
         self._queries: dict[tuple[str, ...], np.ndarray] = {}
         self._read_pool(pool)

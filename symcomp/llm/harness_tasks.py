@@ -138,12 +138,12 @@ def export_lm_eval(
     return it. Everything is built before the first file is written; the folder is assembled
     aside and moved into place, so an interrupted export leaves the previous one or none."""
     folder = Suite.read(suite)
-    language = _language_of(folder, options)
+    context = _Context(folder, _language_of(folder, options), options)
     prefix = task_prefix(folder.root, options.prefix)
     step = progress or (lambda count: None)
     tasks = []
     for name in list(tests) if tests else list(folder.tests):
-        task = _build_task(folder, name, language, prefix, options)
+        task = _build_task(context, name, prefix)
         step(len(task.items))
         if task.items:
             tasks.append(task)
@@ -174,16 +174,33 @@ def _language_of(folder: Suite, options: HarnessOptions) -> Language | None:
     return folder.load_language()
 
 
-def _build_task(
-    folder: Suite, name: str, language: Language | None, prefix: str, options: HarnessOptions
-) -> _Task:
-    test = folder.test(name)
-    train = _distinct(test.train)
-    items = list(test.test)
-    if options.fresh_words is not None and language is not None:
-        train = _renamed(language, train, options.fresh_words)
-        items = _renamed(language, items, options.fresh_words)
-        language = language.with_fresh_words(options.fresh_words)  # parses the new words
+class _Context:
+    """What every test of one export shares: the suite, its language as written and as the
+    items are shown (in fresh words, when asked), and one reader of input structures, so that
+    a record the tests share is parsed once."""
+
+    def __init__(self, folder: Suite, language: Language | None, options: HarnessOptions):
+        self.folder, self.written, self.options = folder, language, options
+        self.shown = language
+        if language is not None and options.fresh_words is not None:
+            self.shown = language.with_fresh_words(options.fresh_words)  # parses the new words
+        self.reader: Any = None
+        if self.shown is not None and options.shots and options.select != "random":
+            from symcomp.dbca.demonstrations import StructureReader
+
+            self.reader = StructureReader(self.shown)
+
+    def renamed(self, records: Sequence[Record]) -> list[Record]:
+        if self.written is None or self.options.fresh_words is None:
+            return list(records)
+        return _renamed(self.written, records, self.options.fresh_words)
+
+
+def _build_task(context: _Context, name: str, prefix: str) -> _Task:
+    options = context.options
+    test = context.folder.test(name)
+    train = context.renamed(_distinct(test.train))
+    items = context.renamed(test.test)
     nli = is_nli([*train, *items])
     prompt = PROMPTS["nli" if nli else "sequence"]
     choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
@@ -192,8 +209,10 @@ def _build_task(
     train_docs = [_document(r, choices, shared) for r in train]
     item_docs = [_document(r, choices, shared) for r in items]
     coverage: dict[str, Any] = {}
-    if options.shots and items:
-        coverage = _demonstrate(item_docs, train_docs, items, train, language, prompt, options)
+    if options.shots and items and not train:
+        coverage = {"note": "no training part: exported without demonstrations"}
+    elif options.shots and items:
+        coverage = _demonstrate(context, item_docs, train_docs, items, train, prompt)
     config = name.replace("/", "-")
     task = f"{prefix}_{_TASK_NAME.sub('_', config.lower()).strip('_')}"
     return _Task(task, name, config, prompt, train_docs, item_docs, choices, coverage)
@@ -244,24 +263,24 @@ def _one_line(text: Any) -> str:
 
 
 def _demonstrate(
+    context: _Context,
     item_docs: list[dict[str, Any]],
     train_docs: Sequence[Mapping[str, Any]],
     items: Sequence[Record],
     train: Sequence[Record],
-    language: Language | None,
     prompt: Prompt,
-    options: HarnessOptions,
 ) -> dict[str, Any]:
     """Choose demonstrations for every item (written into its document unless the harness
     draws them: ``random``) and measure each method's coverage; return the coverage table
     (method -> queries, mean and minimum share of coverable structures held)."""
-    if not train:
-        raise DataError("demonstrations need a training part; this test has none (use 0 shots).")
+    options, language = context.options, context.shown
     if language is None:  # an imported pool: only the harness's random draw
         return {}
-    from symcomp.dbca.demonstrations import DemonstrationPool, coverage_summary
+    from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader, coverage_summary
 
-    pool = DemonstrationPool(train, language=language)
+    reader = context.reader or StructureReader(language)
+    context.reader = reader
+    pool = DemonstrationPool(train, language=language, reader=reader)
     table: dict[str, Any] = {}
     for method in SELECTIONS:
         chosen = pool.select(items, shots=options.shots, method=method, seed=options.seed)
@@ -297,6 +316,8 @@ def _write_tasks(
         data = work / "data" / task.config
         data.mkdir(parents=True, exist_ok=True)
         for part, docs in (("train", task.train), ("test", task.items)):
+            if not docs:
+                continue  # a test without a training part (the harness cannot read no rows)
             path = data / f"{part}.jsonl"
             with atomic_writer(path) as handle:
                 handle.writelines(json.dumps(doc, ensure_ascii=False) + "\n" for doc in docs)
@@ -351,13 +372,12 @@ def _metric(task: _Task) -> str:
 
 def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, Any]:
     """The YAML of one task (see the module)."""
-    harness_draws = options.shots > 0 and options.select == "random"
+    harness_draws = options.shots > 0 and options.select == "random" and bool(task.train)
+    files = {"train": f"{data}/train.jsonl", "test": f"{data}/test.jsonl"}
     config: dict[str, Any] = {
         "task": task.name,
         "dataset_path": "json",
-        "dataset_kwargs": {
-            "data_files": {"train": f"{data}/train.jsonl", "test": f"{data}/test.jsonl"}
-        },
+        "dataset_kwargs": {"data_files": files},
         "training_split": "train",
         "test_split": "test",
         "fewshot_split": "train",
@@ -366,6 +386,8 @@ def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, An
         "target_delimiter": TARGET_DELIMITER,
         "fewshot_delimiter": FEWSHOT_DELIMITER,
     }
+    if not task.train:
+        del files["train"], config["training_split"], config["fewshot_split"]
     if options.instruction:
         config["description"] = options.instruction.rstrip() + "\n\n"
     if task.choices:
