@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
+import symcomp
 from symcomp.llm.prompts import PROMPTS, render
 
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
@@ -215,3 +216,18 @@ def test_bad_uses_are_exit_2_and_write_nothing(scan: Path, tmp_path: Path) -> No
     assert done.returncode == 2 and "not a harness sample" in done.stderr
     limited = _symcomp("evaluate", scan, "--model", "oracle", "--limit", "3")
     assert limited.returncode == 2 and "--limit" in limited.stderr
+
+
+def test_fresh_words_in_any_export_format(scan: Path, tmp_path: Path) -> None:
+    out = tmp_path / "tsv"
+    done = _symcomp(
+        "export", scan, "--format", "tsv", "--test", "template_right", "--fresh-words", "4",
+        "--out", out,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    mapping = json.loads((out / "manifest.json").read_text())["fresh_words"]["mapping"]
+    rows = [line.split("\t") for line in (out / "template_right/test.tsv").read_text().splitlines()]
+    words = {word for source, _ in rows for word in source.split()}
+    assert not words & set(mapping) and words & set(mapping.values())
+    renamed = symcomp.get_language("scan").with_fresh_words(4)
+    assert all(renamed.interpret(source) == target for source, target in rows[:200])

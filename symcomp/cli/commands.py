@@ -291,8 +291,9 @@ def stats(pool: Path, as_json: bool) -> None:
     "--fresh-words",
     type=int,
     metavar="SEED",
-    help="lm-eval: rename the language's open-class words to fresh strings (seeded; the same "
-    "mapping for every item and its demonstrations; outputs re-interpreted).",
+    help="Rename a suite's open-class words to fresh strings drawn with SEED (the same mapping "
+    "for every item and, with lm-eval, its demonstrations; outputs re-interpreted; the "
+    "mapping in the manifest).",
 )
 @click.option(
     "--data-root",
@@ -338,11 +339,16 @@ def export(
                 f"{source} is a suite: its tests are the splits; drop --split (or give the "
                 f"pool the splits were made from)."
             )
-        data = suite_source(Suite.read(source), tests or None)
+        data = suite_source(Suite.read(source), tests or None, fresh_words=options.fresh_words)
         target = out or source.resolve().with_name(f"{source.resolve().name}.{fmt}")
     else:
-        if tests:
-            raise UserError(f"--test names a test of a suite, and {source} is not a suite.")
+        if tests or options.fresh_words is not None:
+            flag = "--test" if tests else "--fresh-words"
+            raise UserError(
+                f"{flag} applies to a suite, and {source} is not a suite (make one with "
+                f"`symcomp suite from-splits`, or a renamed suite with `symcomp suite NAME "
+                f"--fresh-words SEED`)."
+            )
         data = pool_source(source, named_splits(splits))
         target = out or source / "export" / fmt
     total = sum(len(rows) for config in data.configs for rows in config.parts.values())
@@ -373,7 +379,6 @@ class _HarnessFlags:
             "--select": self.select != "random",
             "--seed": self.seed != 0,
             "--instruction": self.instruction is not None,
-            "--fresh-words": self.fresh_words is not None,
             "--data-root": self.data_root is not None,
             "--task-prefix": self.task_prefix is not None,
         }
