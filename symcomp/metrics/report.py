@@ -274,8 +274,12 @@ class _TestScorer:
         pairs = self.suite.aux_records(self.name, "pairs")
         predictions = self.predict(self.test, f"test {self.name!r}")
         by_id = {str(r["id"]): (r, p) for r, p in zip(self.test, predictions, strict=True)}
+        accuracy = _share(predictions, [str(r["output"]) for r in self.test])
         if self.name in self.source.limits:  # the pairs whose two items were answered
             pairs = [p for p in pairs if p["original"] in by_id and p["synonym"] in by_id]
+            if not pairs:
+                note = "no pair among the items answered"
+                return {"n": len(self.test), "accuracy": accuracy, "pairs": 0, "note": note}
         try:
             rows = [(by_id[p["original"]], by_id[p["synonym"]], p["function"]) for p in pairs]
         except KeyError as error:
@@ -284,6 +288,7 @@ class _TestScorer:
         twins = [r[1][1] for r in rows]
         targets = [str(r[0][0]["output"]) for r in rows]
         report: dict[str, Any] = consistency(originals, twins, targets)
+        report["accuracy"] = accuracy  # every item of the test part, paired or not
         report["accuracy_original"] = _share(originals, targets)
         report["accuracy_synonym"] = _share(twins, targets)
         report["by_function"] = {
@@ -454,6 +459,7 @@ def _accuracy_rows(result: Mapping[str, Any]) -> list[Row]:
 
 def _substitutivity_rows(result: Mapping[str, Any]) -> list[Row]:
     return [
+        ("accuracy (exact match)", _value(result.get("accuracy"))),
         ("consistency (equal, non-empty)", _value(result.get("consistency"))),
         ("consistent & correct", _value(result.get("consistent_correct"))),
         ("consistent & wrong", _value(result.get("consistent_wrong"))),
