@@ -31,7 +31,7 @@ from __future__ import annotations
 import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -149,11 +149,11 @@ class Features:
 
     atoms: SparseRows
     compounds: SparseRows
-    atom_names: tuple[str, ...]
-    compound_names: tuple[str, ...]
+    atom_names: Sequence[str]  # a tuple, or a view of names on disk (feature shards)
+    compound_names: Sequence[str]
     description: dict[str, Any] = field(default_factory=dict)
     pairs: SparseRows | None = None  # parent-child pair counts (for held-out pair seeding)
-    pair_names: tuple[str, ...] = ()
+    pair_names: Sequence[str] = ()
 
     def __len__(self) -> int:
         return len(self.atoms)
@@ -205,32 +205,127 @@ def dag_features(
     found = _Occurrences(spec, with_extensions=weighting == "dbca")
     for dag in dags:
         found.add(dag)
-    n_examples = found.examples
-    names = _names(found.compound_ids)
-    compounds, kept, weighted = _top_k(*found.compound_weights(), n_examples, len(names), top_k)
-    atoms = _atom_matrix(
-        found.atom_rows, found.atom_cols, n_examples, len(found.atom_ids), atom_frequency
+    weights = found.compound_weights()
+    return weighted_dag_features(
+        found.counts(),
+        weights,
+        spec,
+        weighting=weighting,
+        top_k=top_k,
+        atom_frequency=atom_frequency,
     )
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Per-example counts of atoms and of compounds, columns numbered in the order their names
+    were first seen: what an extraction gives before weighting and ordering (held in memory,
+    or read back from feature shards, :mod:`symcomp.dbca.shards`). For DAGs, ``compounds``
+    are the parent-child pairs and ``subgraph_names`` name the subgraph compounds, whose
+    weights come from all their occurrences at once."""
+
+    atoms: SparseRows
+    compounds: SparseRows
+    atom_names: Sequence[str]
+    compound_names: Sequence[str]
+    subgraph_names: Sequence[str] = ()
+
+    def __len__(self) -> int:
+        return len(self.atoms)
+
+
+def weighted_dag_features(
+    counted: Counted,
+    weights: tuple[IntArray, IntArray, FloatArray],
+    spec: CompoundSpec,
+    *,
+    weighting: str,
+    top_k: int | None,
+    atom_frequency: str,
+) -> Features:
+    """Features of DAGs from their atom and pair counts (``counted``) and the (example,
+    compound, weight) triples of their subgraph compounds."""
+    n_kinds = len(counted.subgraph_names)
+    compounds, kept, weighted = _top_k(*weights, len(counted), n_kinds, top_k)
     description = {
         "compounds": "dag",
         "spec": spec.describe(),
         "weighting": weighting,
         "top_k": top_k,
-        "distinct_compounds": len(names),
+        "distinct_compounds": n_kinds,
         "weighted_compounds": weighted,  # with a positive total weight
         "kept_compounds": len(kept),
         "atom_frequency": atom_frequency,
     }
-    pair_matrix = _count_matrix(found.pair_rows, found.pair_cols, n_examples, len(found.pair_ids))
     return Features(
-        atoms,
+        _atom_matrix(counted.atoms, atom_frequency),
         compounds,
-        _names(found.atom_ids),
-        tuple(names[i] for i in kept),
+        counted.atom_names,
+        _picked(counted.subgraph_names, kept),
         description,
-        pair_matrix,
-        _names(found.pair_ids),
+        counted.compounds,
+        counted.compound_names,
     )
+
+
+def _picked(names: Sequence[str], kept: npt.ArrayLike) -> Sequence[str]:
+    """``names`` at ``kept``: a view of stored names, else a tuple."""
+    if isinstance(names, StoredNames):
+        return names.picked(kept)
+    return tuple(names[i] for i in np.asarray(kept, dtype=np.int64).tolist())
+
+
+class StoredNames(Sequence[str]):
+    """Names kept as UTF-8 bytes end to end (``blob``, an array of uint8, possibly
+    memory-mapped) with ``offsets`` (n + 1 ascending positions), in the order ``order`` gives
+    (ids; None: as stored): one string is made only when it is asked for.
+
+    >>> blob = np.frombuffer(b"abxyz", dtype=np.uint8)
+    >>> names = StoredNames(blob, np.array([0, 2, 5]))
+    >>> list(names), list(names.picked([1, 0]))
+    (['ab', 'xyz'], ['xyz', 'ab'])
+    """
+
+    def __init__(
+        self,
+        blob: npt.NDArray[np.uint8],
+        offsets: npt.NDArray[np.integer],
+        order: npt.NDArray[np.integer] | None = None,
+    ) -> None:
+        self.blob, self.offsets, self.order = blob, offsets, order
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1 if self.order is None else len(self.order)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        stored = int(index % len(self) if self.order is None else self.order[index])
+        start, end = int(self.offsets[stored]), int(self.offsets[stored + 1])
+        return bytes(self.blob[start:end]).decode("utf-8")
+
+    def picked(self, kept: npt.ArrayLike) -> StoredNames:
+        """The names at positions ``kept`` of this sequence, as a view."""
+        chosen = np.asarray(kept, dtype=np.int64)
+        order = chosen if self.order is None else np.asarray(self.order)[chosen]
+        return StoredNames(self.blob, self.offsets, order)
+
+
+def occurrence_weights(
+    occurrences: tuple[npt.NDArray[np.integer], ...], n_kinds: int, *, with_extensions: bool
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """DBCA weights (``with_extensions``) or raw counts of compound occurrences given as
+    (example, kind, extended occurrence, extending kind) arrays."""
+    rows, kinds, ext_occ, ext_kinds = occurrences
+    if with_extensions:
+        return dbca_weights(rows, kinds, ext_occ, ext_kinds, n_kinds=max(n_kinds, 1))
+    return raw_counts(rows, kinds, n_kinds=max(n_kinds, 1))
 
 
 class _Occurrences:
@@ -279,22 +374,28 @@ class _Occurrences:
     def compound_weights(self) -> tuple[IntArray, IntArray, FloatArray]:
         """(example, compound, weight) triples: DBCA weights, or raw counts without
         extensions. The occurrence columns are let go afterwards: they are the largest."""
-        n_kinds = max(len(self.compound_ids), 1)
-        if self.with_extensions:
-            weights = dbca_weights(
-                _int_array(self.occ_rows),
-                _int_array(self.occ_kinds),
-                _int_array(self.ext_occ),
-                _int_array(self.ext_kinds),
-                n_kinds=n_kinds,
-            )
-        else:
-            weights = raw_counts(
-                _int_array(self.occ_rows), _int_array(self.occ_kinds), n_kinds=n_kinds
-            )
+        occurrences = tuple(
+            _int_array(column)
+            for column in (self.occ_rows, self.occ_kinds, self.ext_occ, self.ext_kinds)
+        )
+        weights = occurrence_weights(
+            occurrences, len(self.compound_ids), with_extensions=self.with_extensions
+        )
+        del occurrences
         self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
         self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
         return weights
+
+    def counts(self) -> Counted:
+        """Atom and pair counts per example, with the names of atoms, pairs and compounds."""
+        n = self.examples
+        return Counted(
+            _count_matrix(self.atom_rows, self.atom_cols, n, len(self.atom_ids)),
+            _count_matrix(self.pair_rows, self.pair_cols, n, len(self.pair_ids)),
+            _names(self.atom_ids),
+            _names(self.pair_ids),
+            _names(self.compound_ids),
+        )
 
 
 def ngram_features(
@@ -337,12 +438,31 @@ def set_features(
         compound_cols.extend(compound_ids.setdefault(c, len(compound_ids)) for c in compounds)
         compound_rows.extend([number] * len(compounds))
     n_examples = number + 1
-    atoms_matrix = _atom_matrix(atom_rows, atom_cols, n_examples, len(atom_ids), atom_frequency)
+    atom_counts = _count_matrix(atom_rows, atom_cols, n_examples, len(atom_ids))
     del atom_rows, atom_cols
-    atoms_matrix, atom_names = _sorted_columns(atoms_matrix, _names(atom_ids))
     counts = _count_matrix(compound_rows, compound_cols, n_examples, len(compound_ids))
     del compound_rows, compound_cols
-    counts, compound_names = _sorted_columns(counts, _names(compound_ids))
+    counted = Counted(atom_counts, counts, _names(atom_ids), _names(compound_ids))
+    return counted_features(counted, atom_frequency=atom_frequency)
+
+
+def counted_features(
+    counted: Counted,
+    *,
+    atom_frequency: str,
+    orders: tuple[IntArray, IntArray] | None = None,
+) -> Features:
+    """Features of counted atoms and compounds (all kept, as in the NQG code), the columns of
+    each sorted by name: ``orders`` gives the sorted ids of atoms and compounds when known (the
+    names are then taken as they are, a view of names on disk), else they are sorted here.
+    """
+    atom_order, compound_order = orders if orders is not None else (None, None)
+    atoms, atom_names = _sorted_columns(
+        _atom_matrix(counted.atoms, atom_frequency), counted.atom_names, atom_order
+    )
+    counts, compound_names = _sorted_columns(
+        counted.compounds, counted.compound_names, compound_order
+    )
     description = {
         "weighting": "counts",
         "top_k": None,
@@ -351,9 +471,7 @@ def set_features(
         "kept_compounds": len(compound_names),
         "atom_frequency": atom_frequency,
     }
-    return Features(
-        atoms_matrix, counts, atom_names, compound_names, description, counts, compound_names
-    )
+    return Features(atoms, counts, atom_names, compound_names, description, counts, compound_names)
 
 
 def _count_matrix(
@@ -382,36 +500,37 @@ def check_atom_frequency(atom_frequency: str) -> None:
         )
 
 
-def _atom_matrix(
-    rows: array.array[int],
-    columns: array.array[int],
-    n_rows: int,
-    n_columns: int,
-    atom_frequency: str,
-) -> SparseRows:
+def _atom_matrix(counts: SparseRows, atom_frequency: str) -> SparseRows:
     """Atom counts per example; 1 for every atom held under ``atom_frequency`` "example".
 
-    >>> rows, columns = array.array("q", [0, 0, 0]), array.array("q", [1, 1, 0])
-    >>> _atom_matrix(rows, columns, 1, 2, "occurrence").row(0)[1].tolist()
+    >>> counts = SparseRows.from_triples([0, 0], [0, 1], [1.0, 2.0], (1, 2))
+    >>> _atom_matrix(counts, "occurrence").row(0)[1].tolist()
     [1.0, 2.0]
-    >>> _atom_matrix(rows, columns, 1, 2, "example").row(0)[1].tolist()
+    >>> _atom_matrix(counts, "example").row(0)[1].tolist()
     [1.0, 1.0]
     """
-    counts = _count_matrix(rows, columns, n_rows, n_columns)
     if atom_frequency == "occurrence":
         return counts
     return replace(counts, values=np.ones_like(counts.values))
 
 
-def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRows, tuple[str, ...]]:
-    order = sorted(range(len(names)), key=names.__getitem__)
+def _sorted_columns(
+    matrix: SparseRows, names: Sequence[str], order: IntArray | None = None
+) -> tuple[SparseRows, Sequence[str]]:
+    """The columns renumbered in the order of their names (``order``: the ids in that order,
+    when known; the names are then kept as given, ``picked`` in that order if they can be)."""
+    if order is None:
+        order = np.asarray(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
+        sorted_names: Sequence[str] = tuple(names[i] for i in order)
+    else:
+        sorted_names = _picked(names, order)
     new_index = np.empty(len(names), dtype=np.int64)
     new_index[order] = np.arange(len(names))
     rows = np.repeat(np.arange(len(matrix)), matrix.lengths())
     remapped = SparseRows.from_triples(
         rows, new_index[matrix.indices], matrix.values, (len(matrix), len(names))
     )
-    return remapped, tuple(names[i] for i in order)
+    return remapped, sorted_names
 
 
 def _top_k(
@@ -421,7 +540,7 @@ def _top_k(
     n_examples: int,
     n_kinds: int,
     top_k: int | None,
-) -> tuple[SparseRows, list[int], int]:
+) -> tuple[SparseRows, IntArray, int]:
     """Keep the ``top_k`` compounds of largest total weight, renumbered in that order; also
     return how many have a positive weight (all of them are kept when ``top_k`` is None)."""
     totals = np.bincount(kinds, weights=values, minlength=n_kinds)
@@ -436,7 +555,7 @@ def _top_k(
     matrix = SparseRows.from_triples(
         rows[keep], new_index[kinds[keep]], values[keep], (n_examples, len(order))
     )
-    return matrix, [int(i) for i in order], weighted
+    return matrix, order, weighted
 
 
 def _names(ids: dict[str, int]) -> tuple[str, ...]:
