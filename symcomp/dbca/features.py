@@ -403,16 +403,20 @@ def ngram_features(
 ) -> Features:
     """Atoms = whitespace tokens (once per text, or per occurrence), compounds = the distinct
     ``n``-grams of each text."""
+    check_ngram(n)
+    features = set_features((ngrams(text, n) for text in texts), atom_frequency=atom_frequency)
+    return features.with_description(ngram_description(n, atom_frequency))
+
+
+def check_ngram(n: int) -> None:
+    """Raise :class:`DataError` for an n-gram size below 1."""
     if n < 1:
         raise DataError(f"n-gram size must be at least 1, got {n}.")
-    features = set_features((ngrams(text, n) for text in texts), atom_frequency=atom_frequency)
-    description = {
-        "compounds": "ngrams",
-        "n": n,
-        "weighting": "counts",
-        "atom_frequency": atom_frequency,
-    }
-    return features.with_description(description)
+
+
+def ngram_description(n: int, atom_frequency: str) -> dict[str, Any]:
+    """What features of n-grams record about themselves."""
+    return {"compounds": "ngrams", "n": n, "weighting": "counts", "atom_frequency": atom_frequency}
 
 
 def set_features(

@@ -12,6 +12,7 @@ rebuilt by parsing ``input`` with the language named in the pool's ``manifest.js
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -23,13 +24,15 @@ from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_
 from symcomp.data.safe_paths import confined
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.extractors.base import FIELDS, available_extractors, get_extractor, text_of
+from symcomp.dbca.extractors.ngrams import ngrams
 from symcomp.dbca.features import (
     DEFAULT_TOP_K,
     WEIGHTINGS,
     Features,
     check_atom_frequency,
+    check_ngram,
     dag_features,
-    ngram_features,
+    ngram_description,
     set_features,
 )
 from symcomp.errors import DataError, SymcompError
@@ -281,57 +284,94 @@ def features_of_records(
 ) -> Features:
     """Atom and compound features of pool records, as ``options`` say (``auto`` resolved for
     the pool whose ``examples.jsonl`` is ``source``)."""
+    plan = feature_plan(manifest, options, source)
+    return plan.finish(plan.compute(records))
+
+
+@dataclass(frozen=True)
+class FeaturePlan:
+    """How the features of a pool are made: the options as used (recorded in split meta),
+    whether each record gives a DAG (``dag``) or lists of atoms and compounds (``sets``), and
+    the function from records to those. Made by :func:`feature_plan`; computed in memory
+    (:meth:`compute`) or streamed into feature shards (:mod:`symcomp.dbca.shards`)."""
+
+    options: FeatureOptions
+    kind: Literal["dag", "sets"]
+    spec: CompoundSpec
+    items: Callable[[Iterable[Mapping[str, Any]]], Iterator[Any]]
+    extractor: dict[str, Any] = field(default_factory=dict)  # {"extractor": its description}
+    ngram: int | None = None  # n of n-gram compounds (their description is their own)
+
+    def compute(self, records: Iterable[Mapping[str, Any]]) -> Features:
+        """The features of ``records``, computed in memory."""
+        if self.kind == "dag":
+            return dag_features(
+                self.items(records),
+                self.spec,
+                weighting=self.options.weighting,
+                top_k=self.options.kept,
+                atom_frequency=self.options.atom_frequency,
+            )
+        return set_features(self.items(records), atom_frequency=self.options.atom_frequency)
+
+    def finish(self, features: Features) -> Features:
+        """``features`` with the description every split records."""
+        LOG.info(
+            "features of %d examples: %d atoms, %d compounds",
+            len(features),
+            len(features.atom_names),
+            len(features.compound_names),
+        )
+        own = (
+            ngram_description(self.ngram, self.options.atom_frequency)
+            if self.ngram is not None
+            else features.description
+        )
+        description = {
+            **self.options.describe(),
+            **own,
+            **self.extractor,
+            "compounds": self.options.compounds,
+        }
+        return features.with_description(description)
+
+
+def feature_plan(
+    manifest: Mapping[str, Any] | None, options: FeatureOptions, source: str = "pool"
+) -> FeaturePlan:
+    """The :class:`FeaturePlan` of ``options`` for the pool whose ``examples.jsonl`` is
+    ``source`` (``auto`` resolved for it).
+
+    >>> feature_plan(None, FeatureOptions(compounds="ngrams")).kind
+    'sets'
+    """
     options = options.for_pool(manifest, Path(source).parent)
-    extractor_description: dict[str, Any] = {}
     if options.compounds == "ngrams":
-        field = options.on or "input"
-        features = ngram_features(
-            (text_of(r, field, f"{source}:{n}") for n, r in enumerate(records, start=1)),
-            options.ngram,
-            atom_frequency=options.atom_frequency,
-        )
-    elif options.uses_extractor:
+        check_ngram(options.ngram)
+        on, n = options.on or "input", options.ngram
+
+        def texts(records: Iterable[Mapping[str, Any]]) -> Iterator[Any]:
+            for number, record in enumerate(records, start=1):
+                yield ngrams(text_of(record, on, f"{source}:{number}"), n)
+
+        return FeaturePlan(options, "sets", options.spec, texts, ngram=n)
+    if options.uses_extractor:
         extractor = get_extractor(options.compounds, options.on, dict(options.extractor_options))
-        extractor_description = {"extractor": extractor.describe()}
+        described = {"extractor": extractor.describe()}
         if extractor.dag is not None:
-            features = dag_features(
-                extracted(records, extractor.dag, source),
-                options.spec,
-                weighting=options.weighting,
-                top_k=options.kept,
-                atom_frequency=options.atom_frequency,
-            )
-        else:
-            assert extractor.sets is not None
-            options = replace(options, weighting="counts", top_k=None)
-            features = set_features(
-                extracted(records, extractor.sets, source), atom_frequency=options.atom_frequency
-            )
-    else:
-        spec = options.spec
-        if options.compounds == "pairs":
-            spec = CompoundSpec(max_nodes=2, max_branching=1, chains=False)
-            options = replace(options, weighting="counts")
-        features = dag_features(
-            pool_dags(records, manifest, source),
-            spec,
-            weighting=options.weighting,
-            top_k=options.kept,
-            atom_frequency=options.atom_frequency,
-        )
-    LOG.info(
-        "features of %d examples: %d atoms, %d compounds",
-        len(features),
-        len(features.atom_names),
-        len(features.compound_names),
+            dag = functools.partial(extracted, extract=extractor.dag, source=source)
+            return FeaturePlan(options, "dag", options.spec, dag, described)
+        assert extractor.sets is not None
+        sets = functools.partial(extracted, extract=extractor.sets, source=source)
+        counted = replace(options, weighting="counts", top_k=None)
+        return FeaturePlan(counted, "sets", options.spec, sets, described)
+    spec = options.spec
+    if options.compounds == "pairs":
+        spec = CompoundSpec(max_nodes=2, max_branching=1, chains=False)
+        options = replace(options, weighting="counts")
+    return FeaturePlan(
+        options, "dag", spec, functools.partial(pool_dags, manifest=manifest, source=source)
     )
-    description = {
-        **options.describe(),
-        **features.description,
-        **extractor_description,
-        "compounds": options.compounds,
-    }
-    return features.with_description(description)
 
 
 T = TypeVar("T")
