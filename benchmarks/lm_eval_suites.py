@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -127,6 +128,7 @@ def tiny_model(folder: Path, docs: dict[str, list[dict[str, Any]]], limit: int) 
 
 def harness(name: str, export: Path, model: Path, out: Path, limit: int) -> dict[str, Any]:
     output = out / "samples" / name
+    shutil.rmtree(output, ignore_errors=True)  # one run a folder: evaluate refuses two
     command = [
         sys.executable, "-m", "lm_eval", "run", "--model", "hf",
         "--model_args", f"pretrained={model},dtype=float32", "--device", "cpu",
