@@ -53,6 +53,11 @@ demo: $(STAMP)
 	@echo "== the MCD split for Hugging Face datasets (a DatasetDict folder with a dataset card) and GenBench"
 	$(BIN)/symcomp export $(DEMO)/scan --split $(DEMO)/scan/mcd.json --format hf --out $(DEMO)/scan-hf --overwrite
 	$(BIN)/symcomp export $(DEMO)/scan-mcd --format genbench --out $(DEMO)/scan-genbench --overwrite
+	@echo "== the MCD suite as lm-evaluation-harness tasks, 4 covering demonstrations per item, in fresh words"
+	@echo "   (run: lm-eval run --model hf --model_args pretrained=MODEL --include_path $(DEMO)/scan-lm-eval --tasks symcomp_scan_mcd --log_samples --output_path OUT;"
+	@echo "   then: symcomp evaluate $(DEMO)/scan-mcd --predictions OUT; see docs/llm.md)"
+	$(BIN)/symcomp export $(DEMO)/scan-mcd --format lm-eval --shots 4 --select cover --fresh-words 0 --out $(DEMO)/scan-lm-eval --overwrite
+	$(BIN)/python -c "import json; m = json.load(open('$(DEMO)/scan-lm-eval/manifest.json')); print('fresh words:', m['fresh_words']['mapping']); [print(t, {k: round(v['mean'], 3) for k, v in e['coverage'].items()}) for t, e in m['tasks'].items()]"
 	@echo "== Your own data: a COGS-style TSV (sentence -> logical form; parts train, dev, test, gen) and a CoNLL-U treebank, written by symcomp itself"
 	$(BIN)/python -c "from pathlib import Path; from symcomp.data.corpus.samples import write_samples; write_samples(Path('$(DEMO)/own'))"
 	$(BIN)/symcomp import --part train=$(DEMO)/own/train.tsv --part dev=$(DEMO)/own/dev.tsv --part test=$(DEMO)/own/test.tsv --part gen=$(DEMO)/own/gen.tsv --compounds grammar:$(DEMO)/own/lf.lark --on output --extractor-option tokens=true --out $(DEMO)/own/cogs --overwrite
