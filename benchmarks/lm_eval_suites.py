@@ -29,17 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.llm.prompts import PROMPTS, render
+from symcomp.models.tiny_lm import OFFLINE as TINY_OFFLINE
 from symcomp.models.tiny_lm import TinyLMConfig, save_tiny_lm
 
 BIN = Path(sys.executable).parent
-OFFLINE = {
-    "HF_HUB_OFFLINE": "1",
-    "HF_DATASETS_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "HF_HUB_DISABLE_TELEMETRY": "1",
-    "TOKENIZERS_PARALLELISM": "false",
-    "OMP_NUM_THREADS": "1",
-}
+OFFLINE = {**TINY_OFFLINE, "OMP_NUM_THREADS": "1"}
 # suite -> the commands that build it into {out} (small sizes; see the module)
 BUILDS: dict[str, list[str]] = {
     "scan": ["suite scan --out {out} --no-export"],

@@ -20,18 +20,12 @@ from typing import Any
 import pytest
 
 from symcomp.llm.prompts import PROMPTS, render
+from symcomp.models.tiny_lm import OFFLINE
 
 pytest.importorskip("lm_eval", reason="the llm extra (lm-eval, transformers) is not installed")
 
 LIMIT = 5
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
-OFFLINE = {
-    "HF_HUB_OFFLINE": "1",
-    "HF_DATASETS_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "HF_HUB_DISABLE_TELEMETRY": "1",
-    "TOKENIZERS_PARALLELISM": "false",
-}
 
 
 def _symcomp(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp.errors import DataError
-from symcomp.metrics.predictions import Predictions, natural_key
+from symcomp.metrics.predictions import Predictions, natural_key, text_lines
 from symcomp.metrics.report import PredictionSource
 from symcomp.suites.reading import Suite
 
@@ -103,12 +103,7 @@ def harness_source(location: Path, suite: Suite, *, limit: int | None = None) ->
 
 
 def _samples(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise DataError(f"cannot read {path}: {error.strerror or error}.") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8 text; a harness sample file is JSON lines.") from None
+    lines = text_lines(path, "a harness sample file is JSON lines")
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue

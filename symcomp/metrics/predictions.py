@@ -81,14 +81,20 @@ class Predictions:
         return out
 
 
-def read_rows(path: Path) -> list[PredictionRow]:
-    """The rows of one prediction file (TSV or JSONL by extension)."""
+def text_lines(path: Path, what: str) -> list[str]:
+    """The lines of a UTF-8 text file of predictions; a DataError naming the file (and what
+    it should hold: ``what``) when it cannot be read."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        return path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise DataError(f"cannot read predictions {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8 text; predictions are TSV or JSON lines.") from None
+        raise DataError(f"{path}: not UTF-8 text; {what}.") from None
+
+
+def read_rows(path: Path) -> list[PredictionRow]:
+    """The rows of one prediction file (TSV or JSONL by extension)."""
+    lines = text_lines(path, "predictions are TSV or JSON lines")
     if path.suffix.lower() == ".jsonl":  # extensions in any case: .JSONL is JSON lines too
         return list(_jsonl_rows(path, lines))
     return list(_tsv_rows(path, lines))

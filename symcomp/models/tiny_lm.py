@@ -16,6 +16,14 @@ from pathlib import Path
 from typing import Any
 
 SPECIALS = ("<unk>", "<s>", "</s>", "<pad>")
+# the environment of a harness run that must not reach a model or dataset hub
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
 NEWLINE = "\n"  # a token of its own: the harness's tasks stop generating at a line break
 
 
