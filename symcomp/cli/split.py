@@ -111,6 +111,29 @@ def _feature_options(function: F) -> F:
     return extractor_options(function)
 
 
+def _shard_options(function: F) -> F:
+    options = [
+        click.option(
+            "--features",
+            type=click.Path(path_type=Path, file_okay=False),
+            default=None,
+            help="A folder of feature shards of POOL: compounds as integer arrays on disk, read "
+            "memory-mapped instead of held per example. Written there first when it holds "
+            "none; shards of another pool or other feature options are refused (exit 2).",
+        ),
+        click.option(
+            "--shard-size",
+            type=click.IntRange(min=1),
+            default=65_536,
+            show_default=True,
+            help="Examples per shard, when --features writes them.",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
     """FeatureOptions from the feature flags (None when none is given and not ``defaults``)."""
     from symcomp.dbca.compounds import CompoundSpec
@@ -170,7 +193,13 @@ def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
     from symcomp.dbca.baselines import SplitSizes
     from symcomp.dbca.split import PoolData
 
-    data = PoolData.read(pool, _options(values), values["pattern_abstraction"] or "auto")
+    data = PoolData.read(
+        pool,
+        _options(values),
+        values["pattern_abstraction"] or "auto",
+        features=values["features"],
+        shard_size=values["shard_size"],
+    )
     if values["pattern_abstraction"] == "language":
         data.patterns.kind  # noqa: B018 - fail before a long search when there is none
     sizes = SplitSizes.from_fractions(
@@ -271,6 +300,7 @@ def split() -> None:
     "MCD2 --distinct-from mcd1.json); meta.test_overlap records the overlap.",
 )
 @click.option("--strict", is_flag=True, help="Exit 1 when the targets are not met.")
+@_shard_options
 def split_dbca(pool: Path, **values: Any) -> None:
     """A maximum-compound-divergence split of POOL (Keysers et al. 2020)."""
     with _writing(values):
@@ -403,6 +433,7 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @_feature_options
 @_ABSTRACTION
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@_shard_options
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
     with working(click.get_current_context(), "divergence"):
@@ -426,17 +457,28 @@ def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[A
     from symcomp.dbca.split import PoolData, abstraction_of, measure, options_of
 
     override = _options(values, defaults=False)
-    probe = PoolData.read(pool)
-    split_value = read_split(split_file, pool_size=len(probe))
-    digest = file_record(probe.path)["sha256"]
-    split_value.check_pool(digest, str(split_file), str(probe.path), base=split_file.parent)
-    data = PoolData(
-        probe.path,
-        probe.records,
-        probe.manifest,
-        options_of(split_value, override),
-        abstraction_of(split_value, values["pattern_abstraction"]),
-    )
+    if values["features"] is not None:  # no record held: the split is checked by its size
+        split_value = read_split(split_file)
+        data = PoolData.read(
+            pool,
+            options_of(split_value, override),
+            abstraction_of(split_value, values["pattern_abstraction"]),
+            features=values["features"],
+            shard_size=values["shard_size"],
+        )
+    else:
+        probe = PoolData.read(pool)
+        split_value = read_split(split_file, pool_size=len(probe))
+        data = PoolData(
+            probe.path,
+            probe.records,
+            probe.manifest,
+            options_of(split_value, override),
+            abstraction_of(split_value, values["pattern_abstraction"]),
+        )
+    split_value.check(len(data), str(split_file))
+    digest = file_record(data.path)["sha256"]
+    split_value.check_pool(digest, str(split_file), str(data.path), base=split_file.parent)
     values_measured = measure(data, split_value)
     values_measured["unseen_compound_rate"] = unseen_compound_rate(
         data.features, split_value.train, split_value.test
@@ -474,6 +516,7 @@ def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[A
 )
 @click.option("--overwrite", is_flag=True, help="Replace a sweep symcomp wrote in --out.")
 @_feature_options
+@_shard_options
 def split_sweep(pool: Path, **values: Any) -> None:
     """A fixed test with training sets at several compound divergences (one per level)."""
     from symcomp.dbca.baselines import SplitSizes
@@ -484,7 +527,9 @@ def split_sweep(pool: Path, **values: Any) -> None:
     levels = _levels(values["levels"])
     with working(click.get_current_context(), "split sweep") as note:
         note("reading the pool and its compounds")
-        data = PoolData.read(pool, _options(values))
+        data = PoolData.read(
+            pool, _options(values), features=values["features"], shard_size=values["shard_size"]
+        )
         sizes = SplitSizes.from_fractions(
             len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
         )

@@ -202,7 +202,7 @@ def dag_features(
     if weighting not in WEIGHTINGS:
         raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
     check_atom_frequency(atom_frequency)
-    found = _Occurrences(spec, with_extensions=weighting == "dbca")
+    found = Occurrences(spec, with_extensions=weighting == "dbca")
     for dag in dags:
         found.add(dag)
     weights = found.compound_weights()
@@ -328,7 +328,19 @@ def occurrence_weights(
     return raw_counts(rows, kinds, n_kinds=max(n_kinds, 1))
 
 
-class _Occurrences:
+ATTRIBUTES = (  # the columns an :class:`Occurrences` collects
+    "atom_rows",
+    "atom_cols",
+    "pair_rows",
+    "pair_cols",
+    "occ_rows",
+    "occ_kinds",
+    "ext_occ",
+    "ext_kinds",
+)
+
+
+class Occurrences:
     """What :func:`dag_features` collects from the DAGs, one example at a time: atom, pair and
     compound occurrences as (example, kind) columns, and which compound occurrences extend
     which (DBCA's super-compounds)."""
@@ -337,6 +349,7 @@ class _Occurrences:
         self.spec = spec
         self.with_extensions = with_extensions
         self.examples = 0
+        self.taken = 0  # occurrences handed out by :meth:`take` (feature shards)
         self.atom_ids: dict[str, int] = {}
         self.compound_ids: dict[str, int] = {}
         self.pair_ids: dict[str, int] = {}
@@ -356,7 +369,7 @@ class _Occurrences:
         self.pair_rows.extend([number] * len(pairs))
         keys, extensions = extract(dag, self.spec, extensions=self.with_extensions)
         first = len(self.occ_kinds)
-        if first + len(keys) > MAX_OCCURRENCES:
+        if self.taken + first + len(keys) > MAX_OCCURRENCES:
             raise DataError(
                 f"example {number + 1:,} brings the pool past {MAX_OCCURRENCES:,} compound "
                 "occurrences, more than one split search holds; split a subsample of the pool "
@@ -385,6 +398,16 @@ class _Occurrences:
         self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
         self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
         return weights
+
+    def take(self) -> dict[str, npt.NDArray[np.integer]]:
+        """The columns collected since the last call, as numpy arrays (examples numbered in
+        the pool, super-compound occurrences from the first occurrence taken), and start
+        afresh, keeping the names: how feature shards stream them to disk."""
+        columns = {name: _int_array(getattr(self, name)) for name in ATTRIBUTES}
+        self.taken += len(self.occ_kinds)
+        for name in ATTRIBUTES:
+            setattr(self, name, array.array(getattr(self, name).typecode))
+        return columns
 
     def counts(self) -> Counted:
         """Atom and pair counts per example, with the names of atoms, pairs and compounds."""

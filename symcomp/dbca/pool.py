@@ -386,3 +386,16 @@ def extracted(
             yield extract(record)
         except SymcompError as error:
             raise DataError(f"{source}:{number}: {error}") from None
+
+
+def record_length(record: Mapping[str, Any], key: str, text: str) -> int:
+    """The length of a record: ``meta[key]`` when it is a number, else the tokens of
+    ``record[text]``.
+
+    >>> record_length({"input": "a b c", "meta": {}}, "length", "input")
+    3
+    """
+    meta = record.get("meta")
+    if isinstance(meta, Mapping) and isinstance(meta.get(key), int):
+        return int(meta[key])
+    return len(str(record[text]).split())

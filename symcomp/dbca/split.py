@@ -19,6 +19,7 @@ measure of :mod:`symcomp.dbca.measure`; :func:`measure` measures any split.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,7 +31,13 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.data.artifacts import examples_path, file_record, read_examples
+from symcomp.data.artifacts import (
+    MANIFEST,
+    examples_path,
+    file_record,
+    read_examples,
+    read_manifest,
+)
 from symcomp.data.splits import Split
 from symcomp.dbca.baselines import (
     Parts,
@@ -45,7 +52,14 @@ from symcomp.dbca.features import Features
 from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, fixed_test_split, mcd_split
 from symcomp.dbca.measure import MEASURE_VERSION, compound_divergence_of, split_measures
 from symcomp.dbca.patterns import Patterns
-from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
+from symcomp.dbca.pool import (
+    FeatureOptions,
+    feature_plan,
+    features_of_records,
+    read_pool,
+    record_length,
+)
+from symcomp.dbca.shards import SHARD_SIZE, FeatureShards, LineRecords, open_shards, write_shards
 from symcomp.dbca.swap import swap_search
 from symcomp.errors import DataError, SymcompError
 from symcomp.version import __version__
@@ -60,29 +74,67 @@ class PoolData:
     """One pool, read once: records, manifest, and what splits are computed from."""
 
     path: Path
-    records: list[dict[str, Any]]
+    records: Sequence[dict[str, Any]]
     manifest: dict[str, Any] | None
     options: FeatureOptions
     pattern_abstraction: str = "auto"  # :mod:`symcomp.dbca.patterns`
     _features: Features | None = field(default=None, repr=False)
+    # feature shards the features come from, and per example its line's byte offset and its
+    # input and output length (then ``records`` reads a line when asked for it)
+    shards: FeatureShards | None = field(default=None, repr=False)
+    lines: npt.NDArray[np.integer] | None = field(default=None, repr=False)
 
     @classmethod
     def read(
-        cls, pool: Path, options: FeatureOptions | None = None, pattern_abstraction: str = "auto"
+        cls,
+        pool: Path,
+        options: FeatureOptions | None = None,
+        pattern_abstraction: str = "auto",
+        *,
+        features: Path | None = None,
+        shard_size: int = SHARD_SIZE,
     ) -> PoolData:
         """Read a pool, keeping every field of its records but their DAGs: a stored derivation
         takes about 30 times the memory of the rest of a line, so :attr:`features` reads the
-        derivations again, one line at a time."""
+        derivations again, one line at a time.
+
+        With ``features`` (a folder of feature shards, :mod:`symcomp.dbca.shards`, written
+        there first when it holds none, ``shard_size`` examples a shard), no record is held:
+        the features are read from the shards and a record from its line when asked for."""
+        if features is not None:
+            return cls._from_shards(pool, options, pattern_abstraction, features, shard_size)
         records, manifest = read_pool(pool, derivations=False)
         path = examples_path(pool)
         chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
         return cls(path, records, manifest, chosen, pattern_abstraction)
+
+    @classmethod
+    def _from_shards(
+        cls,
+        pool: Path,
+        options: FeatureOptions | None,
+        pattern_abstraction: str,
+        features: Path,
+        shard_size: int,
+    ) -> PoolData:
+        path = examples_path(pool)
+        manifest = read_manifest(path.parent) if (path.parent / MANIFEST).is_file() else None
+        chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
+        plan = feature_plan(manifest, chosen, str(path))
+        if not (features / MANIFEST).exists():
+            write_shards(path, features, plan, shard_size=shard_size)
+        shards = open_shards(features, path, plan)
+        lines = shards.lines()
+        records = LineRecords(path, lines[:, 0])
+        return cls(path, records, manifest, chosen, pattern_abstraction, None, shards, lines)
 
     def __len__(self) -> int:
         return len(self.records)
 
     @property
     def features(self) -> Features:
+        if self._features is None and self.shards is not None:
+            self._features = self.shards.plan.finish(self.shards.features())
         if self._features is None:
             self._features = features_of_records(
                 self._records_with_derivations(), self.manifest, self.options, str(self.path)
@@ -107,8 +159,14 @@ class PoolData:
         return Patterns.of(language, self.pattern_abstraction)
 
     @cached_property
-    def input_patterns(self) -> list[str]:
+    def input_patterns(self) -> Sequence[str]:
+        if self.lines is not None:  # records are read when asked for: so are their patterns
+            return _OnDemand(self.input_pattern, len(self))
         return [self.patterns.input_pattern(str(r["input"])) for r in self.records]
+
+    def input_pattern(self, index: int) -> str:
+        """The input pattern of example ``index``."""
+        return self.patterns.input_pattern(str(self.records[index]["input"]))
 
     @cached_property
     def output_patterns(self) -> list[str]:
@@ -122,7 +180,7 @@ class PoolData:
             return self.patterns.output_pattern("", str(self.records[index]["output"]))
         # filler patterns: inputs with one input pattern have one output pattern, computed
         # once per pattern from its first example in pool order
-        first = self._first_with_input_pattern[self.input_patterns[index]]
+        first = self._first_of_pattern(index)
         if first not in self._output_pattern_of:
             record = self.records[first]
             try:
@@ -131,6 +189,27 @@ class PoolData:
                 raise DataError(f"{self.path}: cannot compute output patterns: {error}") from None
             self._output_pattern_of[first] = found
         return self._output_pattern_of[first]
+
+    def _first_of_pattern(self, index: int) -> int:
+        """The first example (in pool order) with the input pattern of example ``index``."""
+        if self.lines is None:
+            return self._first_with_input_pattern[self.input_patterns[index]]
+        hashes, distinct, first = self._pattern_hashes
+        return int(first[np.searchsorted(distinct, hashes[index])])
+
+    @cached_property
+    def _pattern_hashes(self) -> tuple[npt.NDArray[np.int64], ...]:
+        """A 64-bit hash of every example's input pattern (one pass over the pool), the
+        distinct hashes (ascending) and the first example of each: the pattern of each example
+        without holding one string per example (two patterns sharing a hash, about one chance
+        in 10**8 in a pool of a million, would share their output pattern)."""
+        hashes = np.fromiter(
+            (_hash64(self.patterns.input_pattern(str(r["input"]))) for r in self.records),
+            dtype=np.int64,
+            count=len(self),
+        )
+        distinct, first = np.unique(hashes, return_index=True)
+        return hashes, distinct, first
 
     @cached_property
     def _first_with_input_pattern(self) -> dict[str, int]:
@@ -145,11 +224,15 @@ class PoolData:
 
     @cached_property
     def input_lengths(self) -> list[int]:
-        return [_length(r, "length", "input") for r in self.records]
+        if self.lines is not None:
+            return [int(n) for n in self.lines[:, 1]]
+        return [record_length(r, "length", "input") for r in self.records]
 
     @cached_property
     def output_lengths(self) -> list[int]:
-        return [_length(r, "output_length", "output") for r in self.records]
+        if self.lines is not None:
+            return [int(n) for n in self.lines[:, 2]]
+        return [record_length(r, "output_length", "output") for r in self.records]
 
     def describe(self) -> dict[str, Any]:
         record = file_record(self.path)
@@ -159,6 +242,17 @@ class PoolData:
             "sha256": record["sha256"],
             "language": (self.manifest or {}).get("language"),
         }
+
+
+def _hash64(text: str) -> int:
+    """A stable 64-bit signed hash of ``text``.
+
+    >>> _hash64("a") == _hash64("a") != _hash64("b")
+    True
+    """
+    return int.from_bytes(
+        hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True
+    )
 
 
 def _same_lines(
@@ -175,13 +269,6 @@ def _same_lines(
             f"{path} changed while it was read ({count:,} lines now, {expected:,} before); "
             "run the command again once nothing writes the pool."
         )
-
-
-def _length(record: Mapping[str, Any], key: str, text: str) -> int:
-    meta = record.get("meta")
-    if isinstance(meta, Mapping) and isinstance(meta.get(key), int):
-        return int(meta[key])
-    return len(str(record[text]).split())
 
 
 def measure(data: PoolData, split: Split) -> dict[str, Any]:
