@@ -37,6 +37,7 @@ _KINDS = (
     ("symcomp-run", "training run"),
     ("symcomp.reproduction/", "reproduction"),
     ("symcomp.sweep/", "sweep"),
+    ("symcomp.features/", "features"),  # feature shards (symcomp.dbca.shards)
 )
 
 
