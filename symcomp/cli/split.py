@@ -197,8 +197,8 @@ def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
         pool,
         _options(values),
         values["pattern_abstraction"] or "auto",
-        features=values["features"],
-        shard_size=values["shard_size"],
+        features=values.get("features"),  # split dbca's; the baselines hold their records
+        shard_size=values.get("shard_size", 65_536),
     )
     if values["pattern_abstraction"] == "language":
         data.patterns.kind  # noqa: B018 - fail before a long search when there is none
