@@ -86,20 +86,26 @@ def run_tree(name: str, source: Path, treebank: Path, out: Path) -> dict[str, An
 
 
 def disk(folder: Path, compounds: int | None) -> dict[str, Any]:
-    """Bytes the shard folder takes: in all, per example and per distinct compound."""
+    """Bytes the shard folder takes: in all, per example (``shards/``: the per-example
+    arrays) and per distinct compound (``names/`` and ``order/``: names, offsets, order)."""
     manifest = json.loads((folder / "manifest.json").read_text())
     files = [path for path in folder.rglob("*") if path.is_file()]
     total = sum(path.stat().st_size for path in files)
-    names = sum(path.stat().st_size for path in files if "names" in path.parts)
+    per_example = sum(path.stat().st_size for path in files if "shards" in path.parts)
+    per_name = sum(path.stat().st_size for path in files if {"names", "order"} & set(path.parts))
     examples = manifest["pool"]["examples"]
     return {
         "bytes": total,
-        "name_bytes": names,
+        "example_bytes": per_example,
+        "name_bytes": per_name,
         "shards": len(manifest["shards"]),
         "examples": examples,
+        "counts": manifest["counts"],
+        "bytes_per_example": round(per_example / examples, 1),
+        "name_bytes_per_distinct_atom_or_compound": round(
+            per_name / sum(manifest["counts"].values()), 1
+        ),
         "distinct_compounds": compounds,
-        "bytes_per_example_without_names": round((total - names) / examples, 1),
-        "name_bytes_per_distinct_compound": round(names / compounds, 1) if compounds else None,
     }
 
 
