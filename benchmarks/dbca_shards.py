@@ -130,6 +130,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=300_000)
     parser.add_argument("--lemmas", type=int, default=30_000)
     parser.add_argument("--baseline", default="9b14004^", help="the commit of the old path")
+    parser.add_argument(
+        "--new", default=None, help="a commit for the new path [this checkout as it is]"
+    )
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks/dbca_shards"))
     args = parser.parse_args()
     out = args.out.resolve()
@@ -145,7 +148,12 @@ def main() -> None:
     }
     with worktree(args.baseline) as old:
         report["old"] = run_tree("old", old, treebank, out)
-    report["new"] = run_tree("new", REPO, treebank, out)
+    if args.new is None:
+        report["new"] = run_tree("new", REPO, treebank, out)
+    else:
+        with worktree(args.new) as new:
+            report["new"] = run_tree("new", new, treebank, out)
+        report["new_commit"] = args.new
     splits = [json.loads((out / f"mcd-{name}.json").read_text()) for name in ("old", "new")]
     report["same_split"] = all(splits[0][part] == splits[1][part] for part in PARTS)
     report["table"] = table(report)
