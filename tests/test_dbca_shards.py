@@ -246,3 +246,12 @@ def test_a_stop_while_importing_leaves_no_pool_and_the_shards_refuse_a_changed_p
     assert invoke("import", other, "--out", tmp_path / "pool", "--overwrite")[0] == 0
     code, output = invoke("split", "dbca", tmp_path / "pool", *common, "--out", tmp_path / "b.json")
     assert code == 2 and "feature shards of another pool" in output, output
+
+
+def test_an_empty_pool_has_no_shards(tmp_path: Path) -> None:
+    path = tmp_path / "examples.jsonl"
+    path.write_text("", encoding="utf-8")
+    plan = feature_plan(None, FeatureOptions(compounds="ngrams"), str(path))
+    with pytest.raises(DataError, match="holds no examples"):
+        write_shards(path, tmp_path / "f", plan)
+    assert not (tmp_path / "f").exists()

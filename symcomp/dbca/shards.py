@@ -118,7 +118,9 @@ def write_shards(
         with staging_in(out) as work:
             writer = _ShardWriter(work, plan, shard_size)
             writer.write(_Lines(pool))
-            manifest = writer.finish(pool, plan)
+            if not writer.examples:
+                raise DataError(f"{pool} holds no examples; a split needs a non-empty pool.")
+            manifest = writer.finish(pool)
             move_into_place(work, out, replaced)
     LOG.info("wrote %d feature shards of %s to %s", len(manifest["shards"]), pool, out)
     return manifest
@@ -242,7 +244,7 @@ class _ShardWriter:
         self.shards.append({"examples": size, "files": files})
         self.first = self.examples
 
-    def finish(self, pool: Path, plan: FeaturePlan) -> dict[str, Any]:
+    def finish(self, pool: Path) -> dict[str, Any]:
         """Write the names (and, for counted compounds, their order) and the manifest."""
         files: dict[str, Any] = {}
         if self.dags is not None:
@@ -263,7 +265,7 @@ class _ShardWriter:
             "format": FORMAT,
             "symcomp_version": __version__,
             "pool": {"path": str(pool), "examples": self.examples, **file_record(pool)},
-            "features": _described(plan),
+            "features": _described(self.plan),
             "kind": self.kind,
             "counts": {name: len(ids) for name, ids in tables.items()},
             "shard_size": self.shard_size,
