@@ -188,7 +188,7 @@ class _Context:
         if self.shown is not None and options.shots and options.select != "random":
             from symcomp.dbca.demonstrations import StructureReader
 
-            self.reader = StructureReader(self.shown)
+            self.reader = StructureReader(self.shown, remember=True)
 
     def renamed(self, records: Sequence[Record]) -> list[Record]:
         if self.written is None or self.options.fresh_words is None:
@@ -278,7 +278,7 @@ def _demonstrate(
         return {}
     from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader, coverage_summary
 
-    reader = context.reader or StructureReader(language)
+    reader = context.reader or StructureReader(language, remember=True)
     context.reader = reader
     pool = DemonstrationPool(train, language=language, reader=reader)
     table: dict[str, Any] = {}
