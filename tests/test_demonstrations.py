@@ -214,7 +214,7 @@ def test_structures_never_read_the_output_or_a_stored_derivation(
 ) -> None:
     plain = [{"id": r["id"], "input": r["input"]} for r in cogs_records[:120]]
     noisy = [{**r, "output": "x", "derivation": {"nodes": []}} for r in plain]
-    choose = {"shots": 4, "method": "cover", "seed": 0, "language": COGS}
+    choose: dict[str, Any] = {"shots": 4, "method": "cover", "seed": 0, "language": COGS}
     assert select_demonstrations(plain[100:], plain[:100], **choose) == select_demonstrations(
         noisy[100:], noisy[:100], **choose
     )

@@ -91,7 +91,8 @@ def test_scan_renames_primitives_only() -> None:
     dax = fresh.mapping["jump"]
     assert renamed.interpret(f"{dax} around left") == " ".join([f"I_TURN_LEFT I_{dax.upper()}"] * 4)
     assert renamed.interpret("turn left twice") == "I_TURN_LEFT I_TURN_LEFT"
-    assert dax in renamed.pattern_abstraction().input_classes
+    abstraction = renamed.pattern_abstraction()
+    assert abstraction is not None and dax in abstraction.input_classes
     with pytest.raises(SymcompError, match="not valid scan input"):
         renamed.interpret("jump")  # the old word is no word of the renamed language
 

@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,7 +112,7 @@ def test_aligned_predictions_check_order_and_count(tmp_path: Path):
 def test_a_value_that_is_not_a_number_is_wrong_and_counted() -> None:
     from symcomp.metrics.values import pair_report, value_report
 
-    records = [
+    records: list[dict[str, Any]] = [
         {"id": str(i), "meta": {"value": v, "operator_kinds": "add", "operators": 1}}
         for i, v in enumerate([3, 4, 5])
     ]
@@ -119,7 +120,7 @@ def test_a_value_that_is_not_a_number_is_wrong_and_counted() -> None:
     assert report["not_a_number"] == 1
     assert report["accuracy"] == 1 / 3  # the sentence counts as a wrong answer
     assert report["rmse"] == (0.5) ** 0.5  # over the two values: (0 + 1) / 2
-    by_id = {r["id"]: r for r in records}
+    by_id = {str(r["id"]): r for r in records}
     pairs = [
         {"representative": "0", "member": "1", "level": 1},
         {"representative": "0", "member": "2", "level": 1},
