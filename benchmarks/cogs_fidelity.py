@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -473,21 +473,8 @@ def two_sample_tests(published: Path, args: argparse.Namespace) -> dict[str, Any
     started = two_sample.cpu_seconds()
     theirs = published_samples(published / "train.tsv", published / "gen.tsv")
     ours, build_cpu = symcomp_samples(args.samples, args.seeds, args.single, args.reuse_samples)
-    samples = {}
-    for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
-        mine, reference = statistics(ours[case], case), statistics(theirs[case], case)
-        samples[case] = {name: (mine[name], reference[name]) for name in mine}
-    family = two_sample.family(samples, permutations=args.permutations, seed=args.test_seed)
-    draw = f"{args.seeds} suites of 1,000 rows a case"
-    if args.single:
-        draw = f"one suite of {args.seeds} x 1,000 rows a case"
-    section = two_sample.section(
-        family,
-        permutations=args.permutations,
-        seed=args.test_seed,
-        draw=draw,
-        build_cpu=build_cpu,
-        since=started,
+    samples, section = two_sample.compared(
+        ours, theirs, statistics, args, build_cpu=build_cpu, since=started
     )
     section["embedding"] = embedding(samples, theirs["in_distribution"], args)
     section["cpu_seconds"] = round(two_sample.cpu_seconds() - started, 1)
@@ -504,7 +491,7 @@ EMBEDDING_CASES = [
 
 
 def embedding(
-    samples: dict[str, Any], train: Sequence[str], args: argparse.Namespace
+    samples: Mapping[str, Any], train: Sequence[str], args: argparse.Namespace
 ) -> dict[str, Any]:
     """Evidence on the lexical cases' slot: the share of rows whose target is in an embedded
     clause in symcomp's suites (mean and standard deviation over the suites), the published
@@ -628,19 +615,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/benchmarks"))
     parser.add_argument("--million", type=int, default=0, help="Also time generating this many.")
     parser.add_argument("--earley-rows", type=int, default=3000)
-    two = parser.add_argument_group("two-sample tests (section 7)")
-    two.add_argument("--two-sample", action="store_true", help="Add section 7.")
-    two.add_argument("--two-sample-only", action="store_true", help="Section 7 alone.")
-    two.add_argument("--samples", type=Path, default=None, help="Suites folder (OUT/samples).")
-    two.add_argument("--seeds", type=int, default=10, help="symcomp suites per gen case.")
-    two.add_argument("--single", action="store_true", help="One suite of SEEDS x 1,000 a case.")
-    two.add_argument("--permutations", type=int, default=100_000)
-    two.add_argument("--test-seed", type=int, default=0, help="Seed of the permutations.")
-    two.add_argument("--reuse-samples", action="store_true", help="Keep suites built before.")
+    two_sample.add_options(parser, "section 7")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    args.samples = args.samples or args.out / "samples"
-    args.samples.mkdir(parents=True, exist_ok=True)
+    two_sample.prepare_folders(args)
     report: dict[str, Any] = {}
     if not args.two_sample_only:
         report.update(other_sections(args))

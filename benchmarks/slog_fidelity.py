@@ -378,22 +378,10 @@ def two_sample_tests(args: argparse.Namespace) -> dict[str, Any]:
         args.published / "generalization_sets/gen_cogsLF.tsv",
     )
     ours, build_cpu = symcomp_samples(args)
-    samples = {}
-    for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
-        mine, reference = statistics(ours[case], case), statistics(theirs[case], case)
-        samples[case] = {name: (mine[name], reference[name]) for name in mine}
-    family = two_sample.family(samples, permutations=args.permutations, seed=args.test_seed)
-    draw = f"{args.seeds} suites of 1,000 rows a case"
-    if args.single:
-        draw = f"one suite of {args.seeds} x 1,000 rows a case"
-    return two_sample.section(
-        family,
-        permutations=args.permutations,
-        seed=args.test_seed,
-        draw=draw,
-        build_cpu=build_cpu,
-        since=started,
+    _samples, section = two_sample.compared(
+        ours, theirs, statistics, args, build_cpu=build_cpu, since=started
     )
+    return section
 
 
 def gen_table(cases: dict[str, Any]) -> str:
@@ -442,19 +430,9 @@ def main() -> None:
     parser.add_argument("--suite", type=Path, default=None, help="A built `suite slog` folder.")
     parser.add_argument("--floor-seed", type=int, default=1)
     parser.add_argument("--only-gen", action="store_true", help="Part 2 alone.")
-    two = parser.add_argument_group("two-sample tests (part 5)")
-    two.add_argument("--two-sample", action="store_true", help="Add part 5.")
-    two.add_argument("--two-sample-only", action="store_true", help="Part 5 alone.")
-    two.add_argument("--samples", type=Path, default=None, help="Suites folder (OUT/samples).")
-    two.add_argument("--seeds", type=int, default=10, help="symcomp suites per gen case.")
-    two.add_argument("--single", action="store_true", help="One suite of SEEDS x 1,000 a case.")
-    two.add_argument("--permutations", type=int, default=100_000)
-    two.add_argument("--test-seed", type=int, default=0, help="Seed of the permutations.")
-    two.add_argument("--reuse-samples", action="store_true", help="Keep suites built before.")
+    two_sample.add_options(parser, "part 5")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    args.samples = args.samples or args.out / "samples"
-    args.samples.mkdir(parents=True, exist_ok=True)
+    two_sample.prepare_folders(args)
     report: dict[str, Any] = {}
     if not args.only_gen and not args.two_sample_only:
         report["1_conformance"] = conformance(args.published, args.train_cogs)

@@ -17,12 +17,13 @@ corrected with Holm's step-down method (:func:`holm`).
 
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import subprocess
 import sys
 import zlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -331,6 +332,58 @@ def section_markdown(found: Mapping[str, Any], argv: Sequence[str]) -> str:
         f"of them building the suites).\n\n{found['markdown']}\n\n"
         f"Rejected at family-wise 0.01 (Holm): {rejected}.\n"
     )
+
+
+def compared(
+    ours: Mapping[str, Sequence[str]],
+    theirs: Mapping[str, Sequence[str]],
+    statistics: Callable[[Sequence[str], str], Mapping[str, list[str]]],
+    args: argparse.Namespace,
+    *,
+    build_cpu: float,
+    since: float,
+) -> tuple[Samples, dict[str, Any]]:
+    """The in-distribution pool and every gen case: each statistic of symcomp's sentences
+    (``ours``) against the published ones, the family tested with the options of
+    :func:`add_options`; the samples and the section (:func:`section`)."""
+    samples = {}
+    for case in ["in_distribution", *sorted(c for c in theirs if c != "in_distribution")]:
+        mine, reference = statistics(ours[case], case), statistics(theirs[case], case)
+        samples[case] = {name: (mine[name], reference[name]) for name in mine}
+    rows = family(samples, permutations=args.permutations, seed=args.test_seed)
+    draw = f"{args.seeds} suites of 1,000 rows a case"
+    if args.single:
+        draw = f"one suite of {args.seeds} x 1,000 rows a case"
+    found = section(
+        rows,
+        permutations=args.permutations,
+        seed=args.test_seed,
+        draw=draw,
+        build_cpu=build_cpu,
+        since=since,
+    )
+    return samples, found
+
+
+def add_options(parser: argparse.ArgumentParser, part: str) -> None:
+    """The two-sample options of a fidelity benchmark (``part``: where its report puts them,
+    e.g. ``section 7``)."""
+    two = parser.add_argument_group(f"two-sample tests ({part})")
+    two.add_argument("--two-sample", action="store_true", help=f"Add {part}.")
+    two.add_argument("--two-sample-only", action="store_true", help=f"{part.capitalize()} alone.")
+    two.add_argument("--samples", type=Path, default=None, help="Suites folder (OUT/samples).")
+    two.add_argument("--seeds", type=int, default=10, help="symcomp suites per gen case.")
+    two.add_argument("--single", action="store_true", help="One suite of SEEDS x 1,000 a case.")
+    two.add_argument("--permutations", type=int, default=100_000)
+    two.add_argument("--test-seed", type=int, default=0, help="Seed of the permutations.")
+    two.add_argument("--reuse-samples", action="store_true", help="Keep suites built before.")
+
+
+def prepare_folders(args: argparse.Namespace) -> None:
+    """Make ``--out`` and the suites folder (``--samples``, default OUT/samples)."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    args.samples = args.samples or args.out / "samples"
+    args.samples.mkdir(parents=True, exist_ok=True)
 
 
 # -- symcomp's samples: suites built with the CLI -----------------------------------------------
