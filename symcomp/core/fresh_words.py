@@ -30,6 +30,7 @@ from symcomp.errors import DataError, SymcompError
 __all__ = [
     "FreshWords",
     "Renamable",
+    "as_written",
     "language_of",
     "manifest_entry",
     "output_format",
@@ -133,6 +134,16 @@ def output_format(language: Language, records: Sequence[Mapping[str, Any]]) -> s
     raise DataError(
         f"the records' outputs are in none of {language.name}'s formats ({', '.join(formats)})."
     )
+
+
+def as_written(
+    language: Language, records: Sequence[Mapping[str, Any]]
+) -> tuple[Language, str | None]:
+    """``language`` in the output format ``records`` are written in (:func:`output_format`),
+    and that format's name (None when the language has one): the language to rename them
+    with, and the manifest entry's ``output``."""
+    output = output_format(language, records)
+    return (language if output is None else language.with_output(output)), output
 
 
 def _means(language: Language, record: Mapping[str, Any]) -> bool:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
+from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
 from symcomp.data.artifacts import (
     MANIFEST,
@@ -59,6 +60,7 @@ from symcomp.llm.prompts import (
     Prompt,
     demonstration_block,
 )
+from symcomp.suites.exporting import fresh_renaming
 from symcomp.suites.reading import Suite
 
 FORMAT = "symcomp.export.lm-eval/1"
@@ -156,7 +158,8 @@ def export_lm_eval(
         with staging_in(target) as work:
             root = options.data_root or str(target.resolve())
             files = _write_tasks(work, tasks, prefix, root, options)
-            write_json(work / MANIFEST, _manifest(folder, tasks, prefix, options, work, files))
+            described = _manifest(folder, tasks, prefix, options, work, files)
+            write_json(work / MANIFEST, {**described, "fresh_words": context.fresh_entry})
             move_into_place(work, target, replaced)
     return target
 
@@ -182,8 +185,10 @@ class _Context:
     def __init__(self, folder: Suite, language: Language | None, options: HarnessOptions):
         self.folder, self.written, self.options = folder, language, options
         self.shown = language
+        self.fresh_entry: dict[str, Any] | None = None  # the manifest's fresh_words
         if language is not None and options.fresh_words is not None:
-            self.shown = language.with_fresh_words(options.fresh_words)  # parses the new words
+            self.written, self.fresh_entry = fresh_renaming(folder, options.fresh_words)
+            self.shown = self.written.with_fresh_words(options.fresh_words)  # parses new words
         self.reader: Any = None
         if self.shown is not None and options.shots and options.select != "random":
             from symcomp.dbca.demonstrations import StructureReader
@@ -191,9 +196,10 @@ class _Context:
             self.reader = StructureReader(self.shown, remember=True)
 
     def renamed(self, records: Sequence[Record]) -> list[Record]:
+        """``records`` as the items are shown: in fresh words, when asked."""
         if self.written is None or self.options.fresh_words is None:
             return list(records)
-        return _renamed(self.written, records, self.options.fresh_words)
+        return rename_records(self.written, records, self.options.fresh_words)
 
 
 def _build_task(context: _Context, name: str, prefix: str) -> _Task:
@@ -229,15 +235,6 @@ def _distinct(records: Sequence[Record]) -> list[Record]:
             seen.add(key)
             kept.append(record)
     return kept
-
-
-def _renamed(language: Language, records: Sequence[Record], seed: int) -> list[Record]:
-    """The records in fresh words (drawn with ``seed``; the same mapping for every call), in
-    the output format they are written in."""
-    from symcomp.core.fresh_words import output_format, rename_records
-
-    found = output_format(language, records)
-    return rename_records(language if found is None else language.with_output(found), records, seed)
 
 
 def _document(record: Record, choices: Sequence[str], shared: Mapping[str, Any]) -> dict[str, Any]:
@@ -448,7 +445,6 @@ def _manifest(
             "instruction": options.instruction,
             "fresh_words": options.fresh_words,
         },
-        "fresh_words": _fresh_entry(folder, options),
         "tasks": {
             task.name: {
                 "test": task.test,
@@ -461,12 +457,3 @@ def _manifest(
         },
         "files": {path.relative_to(work).as_posix(): file_record(path) for path in files},
     }
-
-
-def _fresh_entry(folder: Suite, options: HarnessOptions) -> dict[str, Any] | None:
-    """The renaming of an export in fresh words (seed, classes and old -> new word)."""
-    if options.fresh_words is None:
-        return None
-    language = folder.load_language()
-    assert language is not None  # checked by _language_of
-    return language.draw_fresh_words(options.fresh_words).to_json()

@@ -159,10 +159,9 @@ def _in_fresh_words(
 ) -> tuple[list[Record], Language]:
     """The pool and its language renamed with the fresh words of ``seed`` (as an export with
     that seed wrote them), in the output format the pool is written in."""
-    from symcomp.core.fresh_words import output_format, rename_records
+    from symcomp.core.fresh_words import as_written, rename_records
 
-    found = output_format(language, pool)
-    written = language if found is None else language.with_output(found)
+    written, _ = as_written(language, pool)
     return rename_records(written, pool, seed), written.with_fresh_words(seed)
 
 

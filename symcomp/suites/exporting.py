@@ -10,11 +10,12 @@ training examples repeated, as ``symcomp train`` sees them). Nested test names
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
+from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
 from symcomp.data.export import ExportConfig, ExportSource, write_export
 from symcomp.errors import DataError
@@ -31,6 +32,7 @@ def suite_source(
     chosen = list(tests) if tests else list(folder.tests)
     configs = []
     hasher = hashlib.sha256(b"" if fresh_words is None else f"fresh {fresh_words}\0".encode())
+    renaming = None if fresh_words is None else fresh_renaming(folder, fresh_words)
     for name in chosen:
         test = folder.test(name)
         parts: dict[str, Sequence[Record]] = {
@@ -38,8 +40,10 @@ def suite_source(
             "dev": test.dev,
             "test": test.test,
         }
-        if fresh_words is not None:
-            parts = _in_fresh_words(folder, test.pool, parts, fresh_words)
+        if renaming is not None and fresh_words is not None:
+            parts = {
+                part: rename_records(renaming[0], rows, fresh_words) for part, rows in parts.items()
+            }
         configs.append(ExportConfig(name.replace("/", "-"), parts, dict(test.entry.meta)))
         hasher.update(f"{name}\0{test.digest}\0".encode())
     manifest = folder.manifest
@@ -50,14 +54,17 @@ def suite_source(
     header["source"] = {"suite": str(folder.root), "suite_kind": manifest.get("suite")}
     if "fresh_words" in manifest:  # the renaming that rebuilds the language of a renamed suite
         header["fresh_words"] = manifest["fresh_words"]
-    if fresh_words is not None:
-        header["fresh_words"] = _fresh_entry(folder, fresh_words)
+    if renaming is not None:
+        header["fresh_words"] = renaming[1]
     return ExportSource(configs, header, False, hasher.hexdigest())
 
 
-def _written_language(folder: Suite, records: Sequence[Record]) -> Language:
-    """The suite's language in the output format its records are written in."""
-    from symcomp.core.fresh_words import output_format
+def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
+    """How an export of ``folder`` renames its records with the fresh words of ``seed``: the
+    suite's language in the output format its records are written in (to pass to
+    :func:`~symcomp.core.fresh_words.rename_records`), and the manifest's ``fresh_words``
+    entry (the mapping and that format)."""
+    from symcomp.core.fresh_words import as_written, manifest_entry
 
     language = folder.load_language()
     if language is None:
@@ -65,29 +72,8 @@ def _written_language(folder: Suite, records: Sequence[Record]) -> Language:
             f"{folder.root} is a suite over an imported pool (no language): fresh words need "
             f"a language's grammar to rename and re-interpret its inputs."
         )
-    found = output_format(language, records)
-    return language if found is None else language.with_output(found)
-
-
-def _in_fresh_words(
-    folder: Suite,
-    pool: Sequence[Record],
-    parts: Mapping[str, Sequence[Record]],
-    seed: int,
-) -> dict[str, Sequence[Record]]:
-    from symcomp.core.fresh_words import rename_records
-
-    language = _written_language(folder, pool)
-    return {part: rename_records(language, records, seed) for part, records in parts.items()}
-
-
-def _fresh_entry(folder: Suite, seed: int) -> dict[str, Any]:
-    """The manifest's ``fresh_words`` entry of an export renamed with ``seed``."""
-    from symcomp.core.fresh_words import manifest_entry, output_format
-
-    pool = folder.pool(next(iter(folder.tests)))
-    language = _written_language(folder, pool)
-    return manifest_entry(language.draw_fresh_words(seed), output_format(language, pool))
+    written, output = as_written(language, folder.pool(next(iter(folder.tests))))
+    return written, manifest_entry(written.draw_fresh_words(seed), output)
 
 
 def export_suite(

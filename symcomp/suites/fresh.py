@@ -22,8 +22,8 @@ from symcomp._util import Record
 from symcomp.core.fresh_strings import FreshWords
 from symcomp.core.fresh_words import (
     FIELD,
+    as_written,
     manifest_entry,
-    output_format,
     output_tokens,
     rename_record,
     renamed_language,
@@ -56,8 +56,8 @@ def rename_suite(
     pools = list(dict.fromkeys(posixpath.normpath(e.pool) for e in suite.tests.values()))
     first = suite.pool(next(iter(suite.tests)))
     base = get_language(suite.language)
-    output = output_format(base, first)
-    language = renamed_language(base if output is None else base.with_output(output), fresh)
+    written, output = as_written(base, first)
+    language = renamed_language(written, fresh)
     assert language.fresh_words is not None
     renamed = _Renamer(language)
     files = suite.manifest.get("files", {})
