@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -325,14 +324,15 @@ def export(
     test) as TSV, .src/.tgt, a Hugging Face datasets folder, a GenBench task or
     lm-evaluation-harness tasks (a suite only)."""
     from symcomp.data.export import pool_source, write_export
+    from symcomp.llm.harness_tasks import HarnessOptions
     from symcomp.suites.exporting import suite_source
     from symcomp.suites.reading import Suite
 
-    options = _HarnessFlags(shots, select, seed, instruction, fresh_words, data_root, task_prefix)
+    options = HarnessOptions(shots, select, seed, instruction, fresh_words, data_root, task_prefix)
     if fmt == "lm-eval":
         _export_lm_eval(ctx, source, out, tests, overwrite, options)
         return
-    options.refuse(fmt)
+    _refuse_harness_flags(options, fmt)
     if Suite.is_suite(source):
         if splits:
             raise UserError(
@@ -360,31 +360,27 @@ def export(
     click.echo(f"exported {source} ({shown}) as {fmt} to {written}")
 
 
-@dataclass(frozen=True)
-class _HarnessFlags:
-    """The flags of --format lm-eval, as given."""
+# the options of --format lm-eval alone (fresh words serve every format): field -> flag
+_HARNESS_FLAGS = {
+    "shots": "--shots",
+    "select": "--select",
+    "seed": "--seed",
+    "instruction": "--instruction",
+    "data_root": "--data-root",
+    "prefix": "--task-prefix",
+}
 
-    shots: int
-    select: str
-    seed: int
-    instruction: str | None
-    fresh_words: int | None
-    data_root: str | None
-    task_prefix: str | None
 
-    def refuse(self, fmt: str) -> None:
-        """Refuse lm-eval's flags for another format."""
-        given = {
-            "--shots": self.shots != 0,
-            "--select": self.select != "random",
-            "--seed": self.seed != 0,
-            "--instruction": self.instruction is not None,
-            "--data-root": self.data_root is not None,
-            "--task-prefix": self.task_prefix is not None,
-        }
-        named = [flag for flag, used in given.items() if used]
-        if named:
-            raise UserError(f"{', '.join(named)} belong to --format lm-eval; drop them for {fmt}.")
+def _refuse_harness_flags(options: Any, fmt: str) -> None:
+    """Refuse lm-eval's flags, given away from their defaults, for another format."""
+    default = type(options)()
+    named = [
+        flag
+        for field, flag in _HARNESS_FLAGS.items()
+        if getattr(options, field) != getattr(default, field)
+    ]
+    if named:
+        raise UserError(f"{', '.join(named)} belong to --format lm-eval; drop them for {fmt}.")
 
 
 def _export_lm_eval(
@@ -393,9 +389,9 @@ def _export_lm_eval(
     out: Path | None,
     tests: tuple[str, ...],
     overwrite: bool,
-    flags: _HarnessFlags,
+    options: Any,
 ) -> None:
-    from symcomp.llm.harness_tasks import HarnessOptions, export_lm_eval
+    from symcomp.llm.harness_tasks import export_lm_eval
     from symcomp.suites.reading import Suite
 
     if not Suite.is_suite(source):
@@ -403,15 +399,6 @@ def _export_lm_eval(
             f"--format lm-eval exports a suite (a task per test), and {source} is not one; "
             f"make one with `symcomp suite` or `symcomp suite from-splits`."
         )
-    options = HarnessOptions(
-        flags.shots,
-        flags.select,
-        flags.seed,
-        flags.instruction,
-        flags.fresh_words,
-        flags.data_root,
-        flags.task_prefix,
-    )
     target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
     with working(ctx, "export lm-eval") as note:
         written = export_lm_eval(
