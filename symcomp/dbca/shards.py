@@ -79,14 +79,23 @@ from symcomp.dbca.features import (
     weighted_dag_features,
 )
 from symcomp.dbca.pool import FeaturePlan, record_length
+from symcomp.dbca.shard_layout import (
+    FORMAT,
+    NAMES,
+    ORDER,
+    SHARDS,
+    check_arrays,
+    check_layout,
+    damaged,
+    load_array,
+    rewrite_advice,
+)
 from symcomp.dbca.weights import raw_counts
 from symcomp.errors import DataError
 from symcomp.version import __version__
 
 LOG = logging.getLogger(__name__)
-FORMAT = "symcomp.features/1"
 SHARD_SIZE = 65_536  # examples per shard: a few MB of arrays, flushed as extraction goes
-NAMES, ORDER, SHARDS = "names", "order", "shards"
 NAME_BATCH = 65_536  # names encoded and written at a time
 IntArray = npt.NDArray[np.int64]
 
@@ -396,16 +405,19 @@ def open_shards(folder: Path, pool: Path, plan: FeaturePlan) -> FeatureShards:
     ------
     DataError
         When ``folder`` holds no shards, or shards of another pool, of other feature options,
-        or files that changed since they were written.
+        shards that do not cover the pool, files that changed since they were written or that
+        lie outside it, or arrays that are not as written (:mod:`symcomp.dbca.shard_layout`).
     """
-    manifest = read_json(folder / MANIFEST, what="the feature shards' manifest", fix=_REWRITE)
+    fix = rewrite_advice(folder)
+    manifest = read_json(folder / MANIFEST, what="the feature shards' manifest", fix=fix)
     if manifest.get("format") != FORMAT:
         raise DataError(
             f"{folder / MANIFEST}: not a feature shard folder (format "
             f"{manifest.get('format')!r}, expected {FORMAT!r}); {_REWRITE}"
         )
     recorded, current = manifest.get("pool") or {}, file_record(pool)
-    if recorded.get("sha256") != current["sha256"]:
+    if not isinstance(recorded, Mapping) or recorded.get("sha256") != current["sha256"]:
+        recorded = recorded if isinstance(recorded, Mapping) else {}
         raise DataError(
             f"{folder}: feature shards of another pool (sha256 {str(recorded.get('sha256'))[:12]}"
             f"…, written from {recorded.get('path')}), not of {pool} (sha256 "
@@ -422,7 +434,9 @@ def open_shards(folder: Path, pool: Path, plan: FeaturePlan) -> FeatureShards:
             f"{folder}: feature shards made with other feature options (differing: "
             f"{', '.join(differs)}); {_REWRITE}"
         )
-    _check_files(folder, manifest)
+    layout = check_layout(folder, manifest, current)  # before any file of it is opened
+    _check_files(folder, manifest["files"])
+    check_arrays(folder, layout, int(current["bytes"]))
     return FeatureShards(folder, manifest, plan)
 
 
@@ -432,16 +446,15 @@ _REWRITE = (
 )
 
 
-def _check_files(folder: Path, manifest: Mapping[str, Any]) -> None:
-    files = manifest.get("files")
-    if not isinstance(files, Mapping) or not files:
-        raise DataError(f"{folder / MANIFEST}: lists no files; {_REWRITE}")
+def _check_files(folder: Path, files: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every listed file (names checked by :func:`check_layout`) is as written: its sha256."""
     for name, record in files.items():
         path = folder / name
-        if not path.is_file() or file_record(path)["sha256"] != record.get("sha256"):
-            raise DataError(
-                f"{path}: {'missing' if not path.is_file() else 'changed'} since the shards "
-                f"were written (sha256 in {folder / MANIFEST}); {_REWRITE}"
+        if not path.is_file():
+            raise damaged(path, "missing (listed in the manifest)", folder)
+        if file_record(path)["sha256"] != record.get("sha256"):
+            raise damaged(
+                path, f"changed since the shards were written (sha256 in {MANIFEST})", folder
             )
 
 
@@ -457,8 +470,7 @@ class FeatureShards:
         return int(self.manifest["pool"]["examples"])
 
     def _load(self, name: str) -> npt.NDArray[Any]:
-        loaded: npt.NDArray[Any] = np.load(self.folder / name, mmap_mode="r", allow_pickle=False)
-        return loaded
+        return load_array(self.folder / name, self.folder)
 
     def _each(self, name: str) -> Iterator[npt.NDArray[Any]]:
         for number in range(len(self.manifest["shards"])):
