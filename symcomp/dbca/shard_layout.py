@@ -40,7 +40,9 @@ from symcomp.data.safe_paths import confined
 from symcomp.errors import DataError
 
 FORMAT = "symcomp.features/1"
+SHARD_SIZE = 65_536  # examples per shard: a few MB of arrays, extracted as one task
 NAMES, ORDER, SHARDS = "names", "order", "shards"
+POOL_FEATURES = "features"  # the shards `symcomp import` writes into a pool folder
 KINDS = ("sets", "dag")
 CSR = ("indptr", "indices", "counts")
 INT32, INT64, UINT8 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint8)
