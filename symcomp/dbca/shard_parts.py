@@ -74,6 +74,7 @@ def extract_part(
     collector = _Collector(plan)
     unreadable: list[int] = []
     messages: list[str] = []
+    examples = 0
     for index, (record, where) in enumerate(records):
         try:
             item = plan.item(record, where)
@@ -84,11 +85,13 @@ def extract_part(
             if len(messages) < SHOWN_UNREADABLE:
                 messages.append(str(error))
             continue
-        collector.add(item, record)
+        examples += 1
+        if folder is not None:
+            collector.add(item, record)
     names: dict[str, int] = {}
-    if folder is not None and collector.examples:
+    if folder is not None and examples:
         names = _write_part(collector, folder, number)
-    return PartResult(number, collector.examples, names, unreadable, messages)
+    return PartResult(number, examples, names, unreadable, messages)
 
 
 class _Collector:

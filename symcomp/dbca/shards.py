@@ -77,8 +77,8 @@ from symcomp.dbca.features import (
     Features,
     SparseRows,
     StoredNames,
-    counted_features,
     occurrence_weights,
+    sorted_counted_features,
     weighted_dag_features,
 )
 from symcomp.dbca.pool import FeaturePlan
@@ -98,6 +98,7 @@ from symcomp.dbca.shard_layout import (
 from symcomp.errors import DataError
 
 LOG = logging.getLogger(__name__)
+ORDERED = ("atoms", "compounds")  # counted features: tables whose ids are also stored sorted
 IntArray = npt.NDArray[np.int64]
 
 
@@ -273,39 +274,45 @@ class FeatureShards:
         """Per example: byte offset of its line, input and output length (one array)."""
         return np.concatenate([np.asarray(part) for part in self._each("lines")])
 
-    def counts(self, name: str) -> SparseRows:
-        """Per-example counts of atoms, compounds or pairs, ids as first seen."""
-        rows, columns, values = [], [], []
-        first = 0
-        for indptr, indices, counts in zip(
+    def counts(
+        self, name: str, renumber: npt.NDArray[np.integer] | None = None, *, ones: bool = False
+    ) -> SparseRows:
+        """Per-example counts of atoms, compounds or pairs (ids as first seen), the shards'
+        rows end to end in arrays made once. ``renumber`` gives each id a new one (each
+        example's entries are then sorted again, a shard at a time); ``ones`` makes every
+        value 1 (atoms counted once per example)."""
+        sizes = [int(shard["examples"]) for shard in self.manifest["shards"]]
+        entries = [len(part) for part in self._each(f"{name}.indices")]
+        indptr = np.zeros(sum(sizes) + 1, dtype=np.int64)
+        indices = np.empty(sum(entries), dtype=np.int32)
+        values = (np.ones if ones else np.empty)(sum(entries), dtype=np.float64)
+        first = start = 0
+        for size, count, pointers, columns, counts in zip(
+            sizes,
+            entries,
             self._each(f"{name}.indptr"),
             self._each(f"{name}.indices"),
             self._each(f"{name}.counts"),
             strict=True,
         ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size), np.diff(indptr)))
-            columns.append(np.asarray(indices, dtype=np.int64))
-            values.append(np.asarray(counts, dtype=np.float64))
-            first += size
-        width = int(self.manifest["counts"][name])
-        return SparseRows.from_triples(
-            np.concatenate(rows), np.concatenate(columns), np.concatenate(values), (first, width)
-        )
+            pointers = np.asarray(pointers, dtype=np.int64)
+            indptr[first + 1 : first + size + 1] = pointers[1:] + start
+            order = slice(None)
+            if renumber is not None:
+                columns = renumber[columns]
+                order = np.lexsort((columns, np.repeat(np.arange(size), np.diff(pointers))))
+            indices[start : start + count] = np.asarray(columns)[order]
+            if not ones:
+                values[start : start + count] = np.asarray(counts)[order]
+            first, start = first + size, start + count
+        return SparseRows(indptr, indices, values, int(self.manifest["counts"][name]))
 
     def features(self) -> Features:
         """The features the plan computes in memory, from the shards (before
         :meth:`FeaturePlan.finish`)."""
         options = self.plan.options
         if self.manifest["kind"] == "sets":
-            counted = Counted(
-                self.counts("atoms"),
-                self.counts("compounds"),
-                self.names("atoms"),
-                self.names("compounds"),
-            )
-            orders = (self._load(f"{ORDER}/atoms.npy"), self._load(f"{ORDER}/compounds.npy"))
-            return counted_features(counted, atom_frequency=options.atom_frequency, orders=orders)
+            return self._counted_features(options.atom_frequency)
         counted = Counted(
             self.counts("atoms"),
             self.counts("pairs"),
@@ -327,11 +334,38 @@ class FeatureShards:
             atom_frequency=options.atom_frequency,
         )
 
+    def _counted_features(self, atom_frequency: str) -> Features:
+        """Counted atoms and compounds with their columns in name order (the stored order):
+        renumbered a shard at a time, the names a view of the stored names in that order."""
+        sorted_ids = {name: np.asarray(self._load(f"{ORDER}/{name}.npy")) for name in ORDERED}
+        renumber = {}
+        for name, ids in sorted_ids.items():
+            renumber[name] = np.empty(len(ids), dtype=np.int64)
+            renumber[name][ids] = np.arange(len(ids))
+        atoms = self.counts("atoms", renumber["atoms"], ones=atom_frequency == "example")
+        compounds = self.counts("compounds", renumber["compounds"])
+        return sorted_counted_features(
+            atoms,
+            compounds,
+            self.names("atoms").picked(sorted_ids["atoms"]),
+            self.names("compounds").picked(sorted_ids["compounds"]),
+            atom_frequency,
+        )
+
     def _occurrences(self) -> tuple[npt.NDArray[np.int32], ...]:
         """(example, compound, extended occurrence, extending compound) of every occurrence
-        in the pool, 32-bit as :class:`Occurrences` collects them."""
-        rows, kinds, ext_occ, ext_kinds = [], [], [], []
-        first = taken = 0
+        in the pool, 32-bit as :class:`Occurrences` collects them, each in an array made
+        once and filled a shard at a time."""
+        taken = sum(len(kinds) for kinds in self._each("occurrences.kinds"))
+        if taken > MAX_OCCURRENCES:
+            raise DataError(
+                f"{self.folder}: {taken:,} compound occurrences, more than one split search "
+                f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
+            )
+        extensions = sum(len(kinds) for kinds in self._each("extensions.kinds"))
+        rows, kinds = np.empty(taken, np.int32), np.empty(taken, np.int32)
+        ext_occ, ext_kinds = np.empty(extensions, np.int32), np.empty(extensions, np.int32)
+        first = start = extended = 0
         for indptr, occurrence_kinds, occurrences, extending in zip(
             self._each("occurrences.indptr"),
             self._each("occurrences.kinds"),
@@ -339,23 +373,14 @@ class FeatureShards:
             self._each("extensions.kinds"),
             strict=True,
         ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size, dtype=np.int32), np.diff(indptr)))
-            kinds.append(np.asarray(occurrence_kinds, dtype=np.int32))
-            ext_occ.append(np.asarray(occurrences, dtype=np.int64) + taken)
-            ext_kinds.append(np.asarray(extending, dtype=np.int32))
-            first, taken = first + size, taken + len(occurrence_kinds)
-        if taken > MAX_OCCURRENCES:
-            raise DataError(
-                f"{self.folder}: {taken:,} compound occurrences, more than one split search "
-                f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
-            )
-        return (
-            np.concatenate(rows),
-            np.concatenate(kinds),
-            np.concatenate(ext_occ).astype(np.int32),
-            np.concatenate(ext_kinds),
-        )
+            size, count, pairs = len(indptr) - 1, len(occurrence_kinds), len(extending)
+            examples = np.arange(first, first + size, dtype=np.int32)
+            rows[start : start + count] = np.repeat(examples, np.diff(indptr))
+            kinds[start : start + count] = occurrence_kinds
+            ext_occ[extended : extended + pairs] = np.asarray(occurrences, np.int64) + start
+            ext_kinds[extended : extended + pairs] = extending
+            first, start, extended = first + size, start + count, extended + pairs
+        return rows, kinds, ext_occ, ext_kinds
 
 
 class LineRecords(Sequence[dict[str, Any]]):
