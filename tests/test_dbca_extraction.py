@@ -160,6 +160,26 @@ def test_a_grammar_pool_and_rows_left_out_read_the_same_in_any_number_of_workers
     assert not (tmp_path / "p1" / "parts").exists()
 
 
+def broken_pool(scan: Path, folder: Path) -> Path:
+    """A copy of ``scan`` without stored DAGs whose line 150 does not parse."""
+    lines = [json.loads(line) for line in (scan / "examples.jsonl").read_text().splitlines()]
+    for record in lines:
+        record.pop("derivation")
+    lines[149]["input"] = "jump jump"
+    (folder / "broken").mkdir()
+    (folder / "broken" / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    (folder / "broken" / "manifest.json").write_bytes((scan / "manifest.json").read_bytes())
+    return folder / "broken"
+
+
+def test_a_line_a_worker_cannot_read_is_named(corpus: Path, tmp_path: Path) -> None:
+    pool = broken_pool(corpus / "scan", tmp_path)
+    args = ("split", "dbca", pool, *SPLIT, "--jobs", 2, "--features", tmp_path / "f")
+    code, output = invoke(*args, "--out", tmp_path / "s.json")
+    assert code == 2 and "examples.jsonl:150: has no derivation" in output, output
+    assert not (tmp_path / "f").exists() and not (tmp_path / "s.json").exists()
+
+
 def test_jobs_without_a_folder_to_extract_into_are_refused(corpus: Path, tmp_path: Path) -> None:
     code, output = invoke(
         "split", "dbca", corpus / "scan", "--jobs", 2, "--out", tmp_path / "s.json"

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.test_dbca_extraction import SPLIT, invoke, killed_while_extracting, split_of, tree
+from tests.test_dbca_extraction import (
+    SPLIT,
+    broken_pool,
+    invoke,
+    killed_while_extracting,
+    split_of,
+    tree,
+)
 from tests.test_dbca_shards import write_treebank
 
 ray = pytest.importorskip("ray")
@@ -63,3 +70,17 @@ def test_a_killed_ray_worker_changes_nothing(cluster: Any, tmp_path: Path) -> No
     remote = ("--executor", "ray", "--address", cluster.address)
     one, two = killed_while_extracting(tmp_path / "scan", 100, tmp_path, *remote)  # shard 1
     assert tree(one) == tree(two)
+
+
+def test_a_line_a_ray_worker_cannot_read_is_named(cluster: Any, tmp_path: Path) -> None:
+    code, output = invoke(
+        "generate", "scan", "--seed", 1, "--n", 240, "--with-dag", "--out", tmp_path / "scan"
+    )
+    assert code == 0, output
+    pool = broken_pool(tmp_path / "scan", tmp_path)
+    remote = ("--executor", "ray", "--address", cluster.address)
+    args = ("split", "dbca", pool, *SPLIT, *remote, "--features", tmp_path / "f")
+    code, output = invoke(*args, "--out", tmp_path / "s.json")
+    assert code == 2 and "examples.jsonl:150: has no derivation" in output, output
+    assert "ray::" not in output and "Traceback" not in output, output
+    assert not (tmp_path / "f").exists() and not (tmp_path / "s.json").exists()

@@ -36,7 +36,7 @@ from symcomp.data.line_chunks import LineChunk, chunk_records, line_offsets
 from symcomp.data.parallel import Jobs, as_executor, ordered_map, worker_state
 from symcomp.dbca.name_merge import merge_names
 from symcomp.dbca.pool import FeaturePlan, feature_plan
-from symcomp.dbca.shard_layout import FORMAT, SHARD_SIZE, shard_folder, tables
+from symcomp.dbca.shard_layout import FORMAT, SHARD_SIZE, SHARDS, shard_folder, tables
 from symcomp.dbca.shard_parts import PartResult, extract_part, finish_part
 from symcomp.errors import DataError
 from symcomp.version import __version__
@@ -88,6 +88,8 @@ class ShardExtraction:
         }
         if as_executor(jobs).in_process:
             state["plan"] = self.plan  # nothing is pickled: no need to make it again
+        if self.keep:
+            (self.work / PARTS).mkdir(parents=True)
         for result in ordered_map(_extract_chunk, chunks, jobs=jobs, state=state):
             self.parts.append((result.number, result.examples))
             yield result
@@ -141,6 +143,7 @@ class ShardExtraction:
                 "from it; was it changed meanwhile? Run the command again."
             )
         starts = np.cumsum([0, *sizes])
+        (self.work / SHARDS).mkdir()
         tasks = [
             (
                 str(folder.resolve()),

@@ -172,8 +172,9 @@ class _Sets:
 
 
 def _write_part(collector: _Collector, folder: Path, number: int) -> dict[str, int]:
-    """Write the part folder aside and rename it into place; the names per table."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    """Write the part folder aside and rename it into place; the names per table. The folder
+    of parts is made by the command: a worker still running after the command stopped (and
+    removed it) fails instead of leaving files behind."""
     work = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", suffix=".tmp", dir=folder.parent))
     try:
         lengths = np.frombuffer(collector.lengths, dtype=np.int64).reshape(-1, 2)
@@ -301,7 +302,7 @@ def finish_part(
         arrays["occurrences.kinds"] = _mapped(part / "occurrences.kinds.npy", compounds)
         arrays["extensions.occurrence"] = read_npy(part / "extensions.occurrence.npy")
         arrays["extensions.kinds"] = _mapped(part / "extensions.kinds.npy", compounds)
-    shard.mkdir(parents=True)
+    shard.mkdir(exist_ok=True)  # written again whole when a retried task finds a dead one's
     assert sorted(arrays) == sorted(shard_arrays(kind))
     return {f"{name}.npy": save(shard / f"{name}.npy", values) for name, values in arrays.items()}
 
