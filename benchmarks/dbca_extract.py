@@ -24,6 +24,8 @@ most 0.1 s of CPU), and the cluster's exact totals over the whole run come from 
 the process that holds it, once it is shut down.
 
     python benchmarks/dbca_extract.py [--rows 200000] [--rounds 0] [--candidates 16] [--out DIR]
+
+Needs Ray (the ``ray`` extra) and psutil (installed with the ``models`` extra).
 """
 
 from __future__ import annotations

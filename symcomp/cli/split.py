@@ -123,7 +123,7 @@ def _feature_options(function: F) -> F:
 
 
 def _shard_options(function: F) -> F:
-    options = [
+    options: list[Callable[[F], F]] = [
         click.option(
             "--features",
             type=click.Path(path_type=Path, file_okay=False),

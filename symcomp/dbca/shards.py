@@ -297,7 +297,7 @@ class FeatureShards:
         ):
             pointers = np.asarray(pointers, dtype=np.int64)
             indptr[first + 1 : first + size + 1] = pointers[1:] + start
-            order = slice(None)
+            order: slice | npt.NDArray[np.integer] = slice(None)
             if renumber is not None:
                 columns = renumber[columns]
                 order = np.lexsort((columns, np.repeat(np.arange(size), np.diff(pointers))))
