@@ -10,8 +10,12 @@ such as COGS's ``gen``, as ``splits/published-gen.json``: its test is that part)
 
 Ids: the file's own (an ``id`` column or field; they must be unique), else
 ``<part or file name>-<line>``. Duplicates (the same input and output) are counted and kept,
-or dropped (the later rows). Everything is assembled in a staging folder and moved into place
-at the end: an interrupted or failed import leaves the previous pool (or none).
+or dropped (the later rows). The pool's extractor (a :class:`RowReader`, from the dbca layer)
+reads the rows a chunk of lines at a time as they are written, on ``jobs`` (worker processes
+or an executor), and keeps what it extracts in the pool folder (feature shards); rows it cannot
+read are listed, then refused or left out. Everything is assembled in a staging folder and
+moved into place at the end: an interrupted or failed import leaves the previous pool (or
+none).
 """
 
 from __future__ import annotations
