@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from symcomp.cli import cli
 from symcomp.data.artifacts import examples_path, read_manifest
-from symcomp.dbca import shards as shards_module
+from symcomp.dbca import shard_parts
 from symcomp.dbca.compounds import CompoundSpec
 from symcomp.dbca.features import Features, SparseRows
 from symcomp.dbca.pool import FeatureOptions, feature_plan, features_of_records, read_pool
@@ -172,7 +172,7 @@ def test_shards_of_another_pool_or_other_options_are_refused(pools: Path, tmp_pa
 
 def failing_after(calls: int, error: BaseException) -> Callable[..., None]:
     """A stand-in for the array writer that writes ``calls`` arrays, then raises ``error``."""
-    real = shards_module._write_array
+    real = shard_parts.write_array
     count = {"n": 0}
 
     def write(handle: Any, values: Any) -> None:
@@ -191,7 +191,7 @@ def failing_after(calls: int, error: BaseException) -> Callable[..., None]:
 def test_a_full_disk_or_a_stop_while_writing_shards_leaves_no_shards(
     pools: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException, code: int
 ) -> None:
-    monkeypatch.setattr(shards_module, "_write_array", failing_after(12, error))
+    monkeypatch.setattr(shard_parts, "write_array", failing_after(12, error))
     args = ("split", "dbca", pools / "scan", "--rounds", 0, "--shard-size", 50)
     result, output = invoke(*args, "--features", tmp_path / "f", "--out", tmp_path / "a.json")
     assert result == code, output
@@ -208,7 +208,7 @@ def test_a_full_disk_while_rewriting_shards_leaves_the_previous_ones(
     write_shards(path, tmp_path / "f", plan, shard_size=100)
     before = {p: p.read_bytes() for p in (tmp_path / "f").rglob("*") if p.is_file()}
     disk_full = OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(shards_module, "_write_array", failing_after(5, disk_full))
+    monkeypatch.setattr(shard_parts, "write_array", failing_after(5, disk_full))
     counted = feature_plan(None, FeatureOptions(weighting="counts"), str(path))
     with pytest.raises(OSError, match="No space"):
         write_shards(path, tmp_path / "f", counted, shard_size=50)

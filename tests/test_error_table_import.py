@@ -504,6 +504,7 @@ def test_an_existing_pool_is_replaced_only_with_overwrite(tmp_path: Path):
     (tmp_path / "bad.tsv").write_bytes(b"a\tb\nc\n")
     code, output = invoke("import", tmp_path / "bad.tsv", "--out", tmp_path / "p", "--overwrite")
     assert code == 2 and (tmp_path / "p/examples.jsonl").read_bytes() == before
-    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == ["examples.jsonl", "manifest.json"]
+    kept = ["examples.jsonl", "features", "manifest.json"]  # the first import's, whole
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == kept
     code, output = invoke("import", tmp_path / "d.tsv", "--out", tmp_path / "p", "--overwrite")
     assert code == 0 and len(list((tmp_path / "p/examples.jsonl").open())) == 3

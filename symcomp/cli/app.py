@@ -298,10 +298,36 @@ def progress(ctx: click.Context, total: int | None, label: str) -> Iterator[Call
 
 
 @contextlib.contextmanager
-def working(ctx: click.Context, label: str) -> Iterator[Callable[[str], None]]:
+def progress_when_used(
+    ctx: click.Context,
+    label: str,
+    total: Callable[[], int | None],
+    pause: Callable[[str | None], None] | None = None,
+) -> Iterator[Callable[[int], None]]:
+    """A progress bar as :func:`progress`, opened at its first step (its length from
+    ``total()`` then): work that turns out not to be needed (features extracted before) shows
+    none. ``pause`` (a :func:`working` note) is given None when the bar opens, so that a
+    status line gives the terminal's line to the bar."""
+    with contextlib.ExitStack() as stack:
+        bar: list[Callable[[int], None]] = []
+
+        def step(steps: int) -> None:
+            if not bar:
+                if pause is not None:
+                    pause(None)
+                bar.append(stack.enter_context(progress(ctx, total(), label)))
+            bar[0](steps)
+
+        yield step
+
+
+@contextlib.contextmanager
+def working(ctx: click.Context, label: str) -> Iterator[Callable[[str | None], None]]:
     """A status line on stderr for work without a known length: after 2 s on a terminal it
     shows the label, the seconds so far and the latest note (what the work is doing), and
-    is cleared when the work ends; nothing in pipes and with --quiet. Yields ``note(text)``."""
+    is cleared when the work ends; nothing in pipes and with --quiet. Yields ``note(text)``;
+    ``note(None)`` clears the line and keeps it silent (a progress bar has it) until the next
+    note."""
     if quiet(ctx):
         yield lambda text: None
         return
@@ -309,27 +335,43 @@ def working(ctx: click.Context, label: str) -> Iterator[Callable[[str], None]]:
     import time
 
     start = time.monotonic()
-    state = {"note": ""}
+    state: dict[str, str | None] = {"note": ""}
     done = threading.Event()
     width = [0]
+
+    def clear() -> None:
+        sys.stderr.write("\r" + " " * width[0] + "\r")
+        sys.stderr.flush()
+        width[0] = 0
 
     def tick() -> None:
         if done.wait(2.0):
             return
         while True:
-            line = f"{label}: {time.monotonic() - start:.0f}s {state['note']}".rstrip()
-            sys.stderr.write("\r" + line.ljust(width[0]))
-            sys.stderr.flush()
-            width[0] = max(width[0], len(line))
+            with lock:
+                note = state["note"]
+                if note is not None:
+                    line = f"{label}: {time.monotonic() - start:.0f}s {note}".rstrip()
+                    sys.stderr.write("\r" + line.ljust(width[0]))
+                    sys.stderr.flush()
+                    width[0] = max(width[0], len(line))
             if done.wait(0.5):
                 break
-        sys.stderr.write("\r" + " " * width[0] + "\r")
-        sys.stderr.flush()
+        with lock:
+            if width[0]:
+                clear()
 
+    def note(text: str | None) -> None:
+        with lock:
+            if text is None and width[0]:
+                clear()  # now, before the caller writes its own line
+            state["note"] = text
+
+    lock = threading.Lock()
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()
     try:
-        yield lambda text: state.__setitem__("note", text)
+        yield note
     finally:
         done.set()
         thread.join()
@@ -340,6 +382,13 @@ def language_argument(name: str) -> Any:
     from symcomp.core.registry import get_language
 
     return get_language(name)
+
+
+def jobs_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--jobs N``: worker processes of a command whose work can spread out."""
+    return click.option(
+        "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help=help
+    )
 
 
 def executor_options(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,6 +13,7 @@ from symcomp.cli.app import (
     config_option,
     executor_options,
     jobs_from,
+    jobs_option,
     language_argument,
     progress,
     working,
@@ -65,13 +66,7 @@ def languages(as_json: bool) -> None:
 )
 @click.option("--max-depth", type=click.IntRange(min=1), help="Override the depth limit.")
 @click.option("--max-length", type=click.IntRange(min=1), help="Override the input-length limit.")
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (output is identical for any value).",
-)
+@jobs_option("Worker processes (output is identical for any value).")
 @click.option(
     "--profile",
     help="A language's named way of drawing (monotonicity: symcomp, the default, or paper, "

@@ -12,7 +12,14 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import UserError, cli, progress
+from symcomp.cli.app import (
+    UserError,
+    cli,
+    executor_options,
+    jobs_from,
+    jobs_option,
+    progress,
+)
 
 EXTRACTOR_HELP = (
     "Atoms and compounds of the pool: ngrams (default; conllu for CoNLL-U), tree:funql, "
@@ -103,6 +110,25 @@ def option_pairs(values: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option("--compounds", default=None, help=EXTRACTOR_HELP)
 @extractor_options
+@click.option(
+    "--features/--no-features",
+    default=True,
+    show_default=True,
+    help="Keep what the extractor finds as the pool's feature shards (OUT/features), which "
+    "`split dbca OUT` then reads instead of extracting again.",
+)
+@click.option(
+    "--shard-size",
+    type=click.IntRange(min=1),
+    default=65_536,
+    show_default=True,
+    help="Rows per shard (and per task of the extractor).",
+)
+@jobs_option(
+    "Worker processes reading the rows with the extractor, a shard per task (the output is "
+    "the same bytes for any value)."
+)
+@executor_options
 @click.option("--overwrite", is_flag=True, help="Replace a pool symcomp wrote in --out.")
 @click.pass_context
 def import_command(ctx: click.Context, /, files: tuple[Path, ...], **values: Any) -> None:
@@ -135,6 +161,9 @@ def import_command(ctx: click.Context, /, files: tuple[Path, ...], **values: Any
             extractor_options=option_pairs(values["extractor_option"]),
             overwrite=values["overwrite"],
             progress=step,
+            jobs=jobs_from(values["jobs"], values["executor"], values["address"]),
+            features=values["features"],
+            shard_size=values["shard_size"],
         )
     _report(manifest, values["out"])
 

@@ -16,7 +16,18 @@ from typing import Any
 
 import click
 
-from symcomp.cli.app import EXIT_DISAGREE, FiniteFloat, UserError, cli, config_option, working
+from symcomp.cli.app import (
+    EXIT_DISAGREE,
+    FiniteFloat,
+    UserError,
+    cli,
+    config_option,
+    executor_options,
+    jobs_from,
+    jobs_option,
+    progress_when_used,
+    working,
+)
 from symcomp.cli.importing import extractor_options, option_pairs
 from symcomp.data.artifacts import json_text
 
@@ -112,26 +123,32 @@ def _feature_options(function: F) -> F:
 
 
 def _shard_options(function: F) -> F:
-    options = [
+    options: list[Callable[[F], F]] = [
         click.option(
             "--features",
             type=click.Path(path_type=Path, file_okay=False),
             default=None,
             help="A folder of feature shards of POOL: compounds as integer arrays on disk, read "
-            "memory-mapped instead of held per example. Written there first when it holds "
-            "none; shards of another pool or other feature options are refused (exit 2).",
+            "memory-mapped instead of held per example. Extracted there first when it holds "
+            "none; shards of another pool or other feature options are refused (exit 2). "
+            "Default: the pool's own (POOL/features, written by `symcomp import`) when made "
+            "with these options, else features in memory.",
         ),
         click.option(
             "--shard-size",
             type=click.IntRange(min=1),
             default=65_536,
             show_default=True,
-            help="Examples per shard, when --features writes them.",
+            help="Examples per shard, when --features extracts them.",
+        ),
+        jobs_option(
+            "Worker processes extracting --features, a shard per task (the shards are the "
+            "same bytes for any value)."
         ),
     ]
     for option in reversed(options):
         function = option(function)
-    return function
+    return executor_options(function)
 
 
 def _options(values: dict[str, Any], *, defaults: bool = True) -> Any:
@@ -189,23 +206,54 @@ def _writing(values: dict[str, Any]) -> Iterator[None]:
         yield
 
 
-def _prepare(pool: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+def _prepare(
+    pool: Path, values: dict[str, Any], note: Callable[[str | None], None]
+) -> tuple[Any, Any]:
     from symcomp.dbca.baselines import SplitSizes
     from symcomp.dbca.split import PoolData
 
-    data = PoolData.read(
-        pool,
-        _options(values),
-        values["pattern_abstraction"] or "auto",
-        features=values.get("features"),  # split dbca's; the baselines hold their records
-        shard_size=values.get("shard_size", 65_536),
-    )
+    with _feature_step(pool, values, note) as extraction:
+        data = PoolData.read(
+            pool, _options(values), values["pattern_abstraction"] or "auto", **extraction
+        )
     if values["pattern_abstraction"] == "language":
         data.patterns.kind  # noqa: B018 - fail before a long search when there is none
     sizes = SplitSizes.from_fractions(
         len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
     )
     return data, sizes
+
+
+@contextlib.contextmanager
+def _feature_step(
+    pool: Path, values: dict[str, Any], note: Callable[[str | None], None]
+) -> Iterator[dict[str, Any]]:
+    """How PoolData.read finds or extracts the features: for commands with --features, the
+    folder, the pool's own shards, the workers, and a progress bar by examples (shown only
+    when shards are extracted). The baselines hold their records."""
+    if "features" not in values:
+        yield {}
+        return
+
+    def total() -> int | None:
+        from symcomp.data.artifacts import examples_path, file_record, read_manifest
+
+        path = examples_path(pool)
+        recorded: Any = {}
+        if (path.parent / "manifest.json").is_file():
+            recorded = read_manifest(path.parent).get("files", {}).get(path.name) or {}
+        lines = recorded.get("lines") if isinstance(recorded, dict) else None
+        return lines if isinstance(lines, int) else file_record(path)["lines"]
+
+    ctx = click.get_current_context()
+    with progress_when_used(ctx, "features", total, note) as step:
+        yield {
+            "features": values["features"],
+            "shard_size": values["shard_size"],
+            "own_features": True,
+            "jobs": jobs_from(values["jobs"], values["executor"], values["address"]),
+            "progress": step,
+        }
 
 
 def _write(split: Any, out: Path) -> None:
@@ -316,7 +364,7 @@ def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
     target = _target(values["target_dc"])
     with working(ctx, "split dbca") as note:
         note("reading the pool and its compounds")
-        data, sizes = _prepare(pool, values)
+        data, sizes = _prepare(pool, values, note)
         # checked against POOL (its sha256, then its size) by mcd
         earlier = {str(path): read_split(path) for path in values["distinct_from"]}
         note(f"searching ({len(data):,} examples, {values['method']})")
@@ -379,7 +427,7 @@ def _baseline(pool: Path, method: str, values: dict[str, Any]) -> None:
     with _writing(values):
         with working(click.get_current_context(), f"split {method}") as note:
             note("reading the pool")
-            data, sizes = _prepare(pool, values)
+            data, sizes = _prepare(pool, values, note)
             note("splitting and measuring")
             threshold = values.get("max_train_length")
             split_value = baseline(data, method, sizes, values["seed"], max_train_length=threshold)
@@ -436,8 +484,8 @@ def split_pattern(pool: Path, by: str, **values: Any) -> None:
 @_shard_options
 def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> None:
     """Measure D_A, D_C, coverage and length ratios of SPLIT over POOL."""
-    with working(click.get_current_context(), "divergence"):
-        data, values_measured = _divergence(pool, split_file, values)
+    with working(click.get_current_context(), "divergence") as note:
+        data, values_measured = _divergence(pool, split_file, values, note)
     if as_json:
         click.echo(json_text(values_measured, "the JSON output", indent=2, sort_keys=True))
         return
@@ -450,32 +498,25 @@ def divergence(pool: Path, split_file: Path, as_json: bool, **values: Any) -> No
     _note_truncation(values_measured["features"])
 
 
-def _divergence(pool: Path, split_file: Path, values: dict[str, Any]) -> tuple[Any, Any]:
+def _divergence(
+    pool: Path, split_file: Path, values: dict[str, Any], note: Callable[[str | None], None]
+) -> tuple[Any, Any]:
     from symcomp.data.artifacts import file_record
     from symcomp.data.splits import read_split
     from symcomp.dbca.measure import unseen_compound_rate
     from symcomp.dbca.split import PoolData, abstraction_of, measure, options_of
 
     override = _options(values, defaults=False)
-    if values["features"] is not None:  # no record held: the split is checked by its size
-        split_value = read_split(split_file)
+    split_value = read_split(split_file)
+    with _feature_step(pool, values, note) as extraction:
         data = PoolData.read(
             pool,
             options_of(split_value, override),
             abstraction_of(split_value, values["pattern_abstraction"]),
-            features=values["features"],
-            shard_size=values["shard_size"],
+            **extraction,
         )
-    else:
-        probe = PoolData.read(pool)
-        split_value = read_split(split_file, pool_size=len(probe))
-        data = PoolData(
-            probe.path,
-            probe.records,
-            probe.manifest,
-            options_of(split_value, override),
-            abstraction_of(split_value, values["pattern_abstraction"]),
-        )
+    if data.shards is None:  # records held: the split is checked against them
+        split_value = read_split(split_file, pool_size=len(data))
     split_value.check(len(data), str(split_file))
     digest = file_record(data.path)["sha256"]
     split_value.check_pool(digest, str(split_file), str(data.path), base=split_file.parent)
@@ -527,9 +568,8 @@ def split_sweep(pool: Path, **values: Any) -> None:
     levels = _levels(values["levels"])
     with working(click.get_current_context(), "split sweep") as note:
         note("reading the pool and its compounds")
-        data = PoolData.read(
-            pool, _options(values), features=values["features"], shard_size=values["shard_size"]
-        )
+        with _feature_step(pool, values, note) as extraction:
+            data = PoolData.read(pool, _options(values), **extraction)
         sizes = SplitSizes.from_fractions(
             len(data), values["train_frac"], values["test_frac"], values["dev_frac"]
         )

@@ -13,6 +13,7 @@ from symcomp.cli.app import (
     executor_options,
     in_flags,
     jobs_from,
+    jobs_option,
     language_argument,
     progress,
 )
@@ -97,13 +98,7 @@ if TYPE_CHECKING:
     help="Optional wall-clock safety net per pair (off by default: with it, verdicts can "
     "depend on the machine's speed).",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (the report is identical for any value).",
-)
+@jobs_option("Worker processes (the report is identical for any value).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--strict", is_flag=True, help="Unknown verdicts count as disagreements.")
 @click.option(

@@ -574,13 +574,14 @@ def read_examples(location: Path) -> Iterator[dict[str, Any]]:
         raise DataError(f"{path} holds no examples; a pool has at least one.")
 
 
-def parse_examples(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
-    """Example records from JSON lines, each with ``id``, ``input`` and ``output``.
+def parse_examples(lines: Iterable[str], source: str, start: int = 1) -> Iterator[dict[str, Any]]:
+    """Example records from JSON lines, each with ``id``, ``input`` and ``output`` (lines
+    numbered from ``start`` in messages).
 
     >>> [r["id"] for r in parse_examples(['{"id": "a", "input": "x", "output": "y"}'], "mem")]
     ['a']
     """
-    for number, record in enumerate(parse_json_lines(lines, source), start=1):
+    for number, record in enumerate(parse_json_lines(lines, source, start), start=start):
         missing = [key for key in ("id", "input", "output") if key not in record]
         if missing:
             raise DataError(
@@ -612,11 +613,12 @@ def json_object(line: str, where: str) -> dict[str, Any]:
     return dict(record)
 
 
-def parse_json_lines(lines: Iterable[str], source: str) -> Iterator[dict[str, Any]]:
-    """JSON objects, one per line (no required fields); errors name source and line."""
-    number = 0
+def parse_json_lines(lines: Iterable[str], source: str, start: int = 1) -> Iterator[dict[str, Any]]:
+    """JSON objects, one per line (no required fields); errors name source and line (lines
+    numbered from ``start``)."""
+    number = start - 1
     try:
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(lines, start=start):
             yield json_object(line, f"{source}:{number}")
     except UnicodeDecodeError as error:
         raise DataError(

@@ -9,7 +9,8 @@ folder. Executors:
 
 :class:`LocalExecutor`
     ``jobs`` worker processes on this machine (``jobs=1``: in this process); units one after
-    the other (a run uses the machine's threads itself).
+    the other (a run uses the machine's threads itself). A worker that dies (killed, out of
+    memory) is replaced and the chunks in flight run again.
 :class:`symcomp.data.ray_executor.RayExecutor`
     a Ray cluster (``symcomp ... --executor ray --address ADDR``); chunks go to actors that keep
     their state (a language, a prover context), units to tasks that may ask for GPUs. Workers
@@ -24,17 +25,22 @@ Functions that accept ``jobs`` take an ``int`` (local processes) or an :class:`E
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 from symcomp.data.signals import STOPPING, signals_held
+from symcomp.errors import SymcompError
 
+LOG = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R")
+WORKER_RESTARTS = 3  # a map starts its workers again at most this often
 _worker_state: dict[str, Any] = {}
 
 
@@ -93,34 +99,82 @@ class LocalExecutor:
                 # exit, when its library may be gone before it (a traceback from __del__)
                 set_worker_state({})
             return
-        # forked where the platform allows, so ``state`` is not pickled (function and chunks are)
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        pool = ProcessPoolExecutor(
-            max_workers=self.jobs,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(state,),
-        )
+        workers = _Workers(self.jobs, state)
+        pending: deque[tuple[T, Future[R]]] = deque()
         try:
-            pending: deque[Future[R]] = deque()
             for chunk in chunks:
-                if pending:
-                    pending.append(pool.submit(function, chunk))
-                else:  # the first submit forks the workers: no signal may reach them before
-                    with signals_held():  # their set-up (they would run the parent's handlers)
-                        pending.append(pool.submit(function, chunk))
+                pending.append((chunk, workers.submit(function, chunk)))
                 if len(pending) >= 2 * self.jobs:
-                    yield pending.popleft().result()
+                    yield workers.first(function, pending)
             while pending:
-                yield pending.popleft().result()
+                yield workers.first(function, pending)
         except BaseException:
-            _stop(pool)  # an interrupt or error: no worker may outlive the command
+            workers.stop()  # an interrupt or error: no worker may outlive the command
             raise
-        pool.shutdown()
+        workers.pool.shutdown()
 
     def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
         return [function(unit) for unit in units]
+
+
+class _Workers:
+    """The worker processes of one :meth:`LocalExecutor.map`, started again (and the chunks
+    in flight submitted again) when one dies: a chunk is a pure function of its input, so
+    running it twice gives the same result."""
+
+    def __init__(self, jobs: int, state: dict[str, Any]) -> None:
+        self.jobs, self.state = jobs, state
+        self.restarts = 0
+        self.started = False  # whether the first submit has forked the workers
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        # forked where the platform allows, so ``state`` is not pickled (function and chunks are)
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.started = False
+        return ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(self.state,),
+        )
+
+    def submit(self, function: Callable[[T], R], chunk: T) -> Future[R]:
+        if self.started:
+            return self.pool.submit(function, chunk)
+        with signals_held():  # the first submit forks the workers: no signal may reach them
+            future = self.pool.submit(function, chunk)  # before their set-up (they would run
+        self.started = True  # the parent's handlers)
+        return future
+
+    def first(self, function: Callable[[T], R], pending: deque[tuple[T, Future[R]]]) -> R:
+        """The result of the first chunk in flight (the workers started again as often as one
+        dies, up to :data:`WORKER_RESTARTS` times)."""
+        while True:
+            try:
+                result = pending[0][1].result()
+            except BrokenProcessPool:
+                self._restart(function, pending)
+                continue
+            pending.popleft()
+            return result
+
+    def _restart(self, function: Callable[[T], R], pending: deque[tuple[T, Future[R]]]) -> None:
+        self.restarts += 1
+        if self.restarts > WORKER_RESTARTS:
+            raise SymcompError(
+                f"a worker process died {self.restarts} times (killed, or out of memory); "
+                f"run with fewer `jobs`, or on a machine with more memory."
+            )
+        LOG.warning("a worker process died; starting the workers again and retrying its work")
+        self.stop()
+        self.pool = self._start()
+        for index, (chunk, _future) in enumerate(pending):
+            pending[index] = (chunk, self.submit(function, chunk))
+
+    def stop(self) -> None:
+        _stop(self.pool)
 
 
 def _start_worker(state: dict[str, Any]) -> None:

@@ -113,12 +113,22 @@ class RayExecutor:
                 actor = actors[number % len(actors)]
                 pending.append(actor.call.remote(function, chunk))
                 if len(pending) >= IN_FLIGHT * len(actors):
-                    yield ray.get(pending.popleft())
+                    yield self._result(pending.popleft())
             while pending:
-                yield ray.get(pending.popleft())
+                yield self._result(pending.popleft())
         finally:
             for actor in actors:
                 ray.kill(actor, no_restart=True)
+
+    def _result(self, reference: Any) -> Any:
+        """The result of a task; symcomp's own error in it raised as itself (a bad input's
+        message, not Ray's report of where it was raised)."""
+        try:
+            return self.ray.get(reference)
+        except self.ray.exceptions.RayTaskError as error:
+            if isinstance(error.cause, SymcompError):
+                raise error.cause from None
+            raise
 
     def run(self, function: Callable[[T], R], units: Sequence[T], *, gpus: float = 0) -> list[R]:
         ray = self.ray
@@ -126,7 +136,7 @@ class RayExecutor:
         # a plain function around the unit's, so that builtins, partials and bound methods run
         task = ray.remote(num_cpus=1, num_gpus=wanted, max_retries=UNIT_RETRIES)(_apply)
         references = [task.remote(function, unit) for unit in units]
-        return [ray.get(reference) for reference in references]
+        return [self._result(reference) for reference in references]
 
 
 def _apply(function: Callable[[Any], Any], unit: Any) -> Any:

@@ -473,23 +473,26 @@ def set_features(
     return counted_features(counted, atom_frequency=atom_frequency)
 
 
-def counted_features(
-    counted: Counted,
-    *,
-    atom_frequency: str,
-    orders: tuple[IntArray, IntArray] | None = None,
-) -> Features:
+def counted_features(counted: Counted, *, atom_frequency: str) -> Features:
     """Features of counted atoms and compounds (all kept, as in the NQG code), the columns of
-    each sorted by name: ``orders`` gives the sorted ids of atoms and compounds when known (the
-    names are then taken as they are, a view of names on disk), else they are sorted here.
-    """
-    atom_order, compound_order = orders if orders is not None else (None, None)
+    each sorted by name."""
     atoms, atom_names = _sorted_columns(
-        _atom_matrix(counted.atoms, atom_frequency), counted.atom_names, atom_order
+        _atom_matrix(counted.atoms, atom_frequency), counted.atom_names
     )
-    counts, compound_names = _sorted_columns(
-        counted.compounds, counted.compound_names, compound_order
-    )
+    counts, compound_names = _sorted_columns(counted.compounds, counted.compound_names)
+    return sorted_counted_features(atoms, counts, atom_names, compound_names, atom_frequency)
+
+
+def sorted_counted_features(
+    atoms: SparseRows,
+    counts: SparseRows,
+    atom_names: Sequence[str],
+    compound_names: Sequence[str],
+    atom_frequency: str,
+) -> Features:
+    """Features of atoms (counted as ``atom_frequency`` says) and compounds whose columns are
+    in the order of their names (:func:`counted_features` sorts them; feature shards store
+    that order)."""
     description = {
         "weighting": "counts",
         "top_k": None,
@@ -541,16 +544,10 @@ def _atom_matrix(counts: SparseRows, atom_frequency: str) -> SparseRows:
     return replace(counts, values=np.ones_like(counts.values))
 
 
-def _sorted_columns(
-    matrix: SparseRows, names: Sequence[str], order: IntArray | None = None
-) -> tuple[SparseRows, Sequence[str]]:
-    """The columns renumbered in the order of their names (``order``: the ids in that order,
-    when known; the names are then kept as given, ``picked`` in that order if they can be)."""
-    if order is None:
-        order = np.asarray(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
-        sorted_names: Sequence[str] = tuple(names[i] for i in order)
-    else:
-        sorted_names = _picked(names, order)
+def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRows, tuple[str, ...]]:
+    """The columns renumbered in the order of their names."""
+    order = np.asarray(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
+    sorted_names = tuple(names[i] for i in order)
     new_index = np.empty(len(names), dtype=np.int64)
     new_index[order] = np.arange(len(names))
     rows = np.repeat(np.arange(len(matrix)), matrix.lengths())

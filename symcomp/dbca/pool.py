@@ -231,20 +231,31 @@ def pool_dags(
     records: Iterable[Mapping[str, Any]], manifest: Mapping[str, Any] | None, source: str
 ) -> Iterator[Dag]:
     """The DAG of every record: its stored derivation, or the parse of its input."""
-    language: Language | None = None
+    dag = PoolDag(manifest)
     for number, record in enumerate(records, start=1):
+        yield dag(record, f"{source}:{number}")
+
+
+class PoolDag:
+    """The DAG of one record of a pool: its stored derivation, or the parse of its input with
+    the language the pool's manifest names (loaded at the first record that needs it)."""
+
+    def __init__(self, manifest: Mapping[str, Any] | None) -> None:
+        self.manifest = manifest
+        self.language: Language | None = None
+
+    def __call__(self, record: Mapping[str, Any], where: str) -> Dag:
         derivation = record.get("derivation")
         if derivation is not None:
-            yield Dag.from_node_link(derivation, f"{source}:{number}")
-            continue
-        if language is None:
-            language = _language_of(manifest, source, number)
+            return Dag.from_node_link(derivation, where)
+        if self.language is None:
+            self.language = _language_of(self.manifest, where)
         try:
-            yield _rebuilt_dag(language, str(record["input"]))
+            return _rebuilt_dag(self.language, str(record["input"]))
         except SymcompError as error:
             raise DataError(
-                f"{source}:{number}: has no derivation and its input does not parse as "
-                f"{language.name}: {error}"
+                f"{where}: has no derivation and its input does not parse as "
+                f"{self.language.name}: {error}"
             ) from None
 
 
@@ -253,7 +264,7 @@ def _rebuilt_dag(language: Language, text: str) -> Dag:
     return Dag.from_node_link(language.node_link(language.parse(text)))
 
 
-def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -> Language:
+def _language_of(manifest: Mapping[str, Any] | None, where: str) -> Language:
     from symcomp.core.fresh_words import language_of
 
     fix = (
@@ -262,14 +273,14 @@ def _language_of(manifest: Mapping[str, Any] | None, source: str, number: int) -
     )
     if manifest is None or not manifest.get("language"):
         raise DataError(
-            f"{source}:{number}: the line has no derivation and the pool has no manifest naming "
+            f"{where}: the line has no derivation and the pool has no manifest naming "
             f"its language, so its DAG cannot be rebuilt; {fix}."
         )
     try:
-        language = language_of(manifest, source)  # in fresh words when the pool was renamed
+        language = language_of(manifest, where)  # in fresh words when the pool was renamed
     except SymcompError as error:
         raise DataError(
-            f"{source}:{number}: the line has no derivation and the pool's language cannot be "
+            f"{where}: the line has no derivation and the pool's language cannot be "
             f"loaded ({error}); {fix}."
         ) from None
     assert language is not None  # the manifest names one
@@ -292,15 +303,24 @@ def features_of_records(
 class FeaturePlan:
     """How the features of a pool are made: the options as used (recorded in split meta),
     whether each record gives a DAG (``dag``) or lists of atoms and compounds (``sets``), and
-    the function from records to those. Made by :func:`feature_plan`; computed in memory
-    (:meth:`compute`) or streamed into feature shards (:mod:`symcomp.dbca.shards`)."""
+    the function from one record (and where it is, for messages) to those. Made by
+    :func:`feature_plan` from the pool's manifest, the options and the pool file ``source``,
+    which is all a worker process needs to make it again; computed in memory
+    (:meth:`compute`) or extracted into feature shards (:mod:`symcomp.dbca.extraction`)."""
 
     options: FeatureOptions
     kind: Literal["dag", "sets"]
     spec: CompoundSpec
-    items: Callable[[Iterable[Mapping[str, Any]]], Iterator[Any]]
+    item: Callable[[Mapping[str, Any], str], Any]
     extractor: dict[str, Any] = field(default_factory=dict)  # {"extractor": its description}
     ngram: int | None = None  # n of n-gram compounds (their description is their own)
+    manifest: Mapping[str, Any] | None = None
+    source: str = "pool"
+
+    def items(self, records: Iterable[Mapping[str, Any]], start: int = 1) -> Iterator[Any]:
+        """What :attr:`item` makes of every record (numbered from ``start`` in messages)."""
+        for number, record in enumerate(records, start=start):
+            yield self.item(record, f"{self.source}:{number}")
 
     def compute(self, records: Iterable[Mapping[str, Any]]) -> Features:
         """The features of ``records``, computed in memory."""
@@ -340,52 +360,51 @@ def feature_plan(
     manifest: Mapping[str, Any] | None, options: FeatureOptions, source: str = "pool"
 ) -> FeaturePlan:
     """The :class:`FeaturePlan` of ``options`` for the pool whose ``examples.jsonl`` is
-    ``source`` (``auto`` resolved for it).
+    ``source`` (``auto`` resolved for it). Made again from its own ``manifest``, ``options``
+    and ``source``, a plan is the same plan (what worker processes do).
 
-    >>> feature_plan(None, FeatureOptions(compounds="ngrams")).kind
-    'sets'
+    >>> plan = feature_plan(None, FeatureOptions(compounds="ngrams"))
+    >>> plan.kind, feature_plan(plan.manifest, plan.options, plan.source).options == plan.options
+    ('sets', True)
     """
     options = options.for_pool(manifest, Path(source).parent)
+    recipe: dict[str, Any] = {"manifest": manifest, "source": source}
     if options.compounds == "ngrams":
         check_ngram(options.ngram)
         on, n = options.on or "input", options.ngram
 
-        def texts(records: Iterable[Mapping[str, Any]]) -> Iterator[Any]:
-            for number, record in enumerate(records, start=1):
-                yield ngrams(text_of(record, on, f"{source}:{number}"), n)
+        def texts(record: Mapping[str, Any], where: str) -> Any:
+            return ngrams(text_of(record, on, where), n)
 
-        return FeaturePlan(options, "sets", options.spec, texts, ngram=n)
+        return FeaturePlan(options, "sets", options.spec, texts, ngram=n, **recipe)
     if options.uses_extractor:
         extractor = get_extractor(options.compounds, options.on, dict(options.extractor_options))
         described = {"extractor": extractor.describe()}
         if extractor.dag is not None:
-            dag = functools.partial(extracted, extract=extractor.dag, source=source)
-            return FeaturePlan(options, "dag", options.spec, dag, described)
+            dag = functools.partial(extracted, extract=extractor.dag)
+            return FeaturePlan(options, "dag", options.spec, dag, described, **recipe)
         assert extractor.sets is not None
-        sets = functools.partial(extracted, extract=extractor.sets, source=source)
+        sets = functools.partial(extracted, extract=extractor.sets)
         counted = replace(options, weighting="counts", top_k=None)
-        return FeaturePlan(counted, "sets", options.spec, sets, described)
+        return FeaturePlan(counted, "sets", options.spec, sets, described, **recipe)
     spec = options.spec
     if options.compounds == "pairs":
         spec = CompoundSpec(max_nodes=2, max_branching=1, chains=False)
         options = replace(options, weighting="counts")
-    return FeaturePlan(
-        options, "dag", spec, functools.partial(pool_dags, manifest=manifest, source=source)
-    )
+    return FeaturePlan(options, "dag", spec, PoolDag(manifest), **recipe)
 
 
 T = TypeVar("T")
 
 
 def extracted(
-    records: Iterable[Mapping[str, Any]], extract: Callable[[Mapping[str, Any]], T], source: str
-) -> Iterator[T]:
-    """What ``extract`` makes of every record; a failure names the record's line."""
-    for number, record in enumerate(records, start=1):
-        try:
-            yield extract(record)
-        except SymcompError as error:
-            raise DataError(f"{source}:{number}: {error}") from None
+    record: Mapping[str, Any], where: str, extract: Callable[[Mapping[str, Any]], T]
+) -> T:
+    """What ``extract`` makes of a record; a failure names where the record is."""
+    try:
+        return extract(record)
+    except SymcompError as error:
+        raise DataError(f"{where}: {error}") from None
 
 
 def record_length(record: Mapping[str, Any], key: str, text: str) -> int:

@@ -1,11 +1,13 @@
 """Feature shards: a pool's atoms and compounds on disk, as integer arrays, memory-mapped.
 
 At the scale of a whole corpus the features of a pool must not be Python objects per example.
-:func:`write_shards` streams the pool's ``examples.jsonl`` through its extractor once and
-flushes every ``shard_size`` examples to disk; :func:`open_shards` checks a shard folder
-against the pool and the feature options and memory-maps it; :meth:`FeatureShards.features`
-turns it into the :class:`~symcomp.dbca.features.Features` the split search reads, equal to
-the features computed in memory (same arrays, so the same splits).
+:func:`write_shards` extracts the pool's ``examples.jsonl`` through its extractor once, a
+chunk of ``shard_size`` examples per task, on one process, several or a Ray cluster
+(:mod:`symcomp.dbca.extraction`: the same bytes on any); :func:`open_shards` checks a shard
+folder against the pool and the feature options (:mod:`symcomp.dbca.shard_layout`) and
+memory-maps it; :meth:`FeatureShards.features` turns it into the
+:class:`~symcomp.dbca.features.Features` the split search reads, equal to the features
+computed in memory (same arrays, so the same splits).
 
 The format is numpy's ``.npy`` (one array per file, ``np.load(mmap_mode="r")``): nothing to
 install, any tool reads it, and an array is mapped without a copy. A shard folder holds::
@@ -24,11 +26,13 @@ install, any tool reads it, and an array is mapped without a copy. A shard folde
                                         shard's first) lies in which super-compound (DBCA weights
                                         need every occurrence of the pool at once)
 
-The dictionary from name to id is one ``dict`` while extraction runs; the names are written
-from it in id order at the end, so no name is held twice. A folder is assembled aside and moved
-into place whole (:mod:`symcomp.data.artifacts`): a full disk, an error or a stop while it is
-written leaves the previous folder or none. A folder made for another pool (its sha256), other
-options, or whose files changed is refused with a :class:`DataError` naming the difference.
+Ids are numbered by first occurrence in the pool, as one process reading it numbers them;
+no process holds a dictionary of every name (:mod:`symcomp.dbca.name_merge`). A folder is
+assembled aside and moved into place whole (:mod:`symcomp.data.artifacts`): a full disk, an
+error or a stop while it is written leaves the previous folder or none. A folder made for
+another pool (its sha256), other options, or whose files changed is refused with a
+:class:`DataError` naming the difference. :func:`pool_shards` finds the shards ``symcomp
+import`` wrote into a pool folder (``features/``).
 
 >>> import json, tempfile
 >>> from pathlib import Path
@@ -45,9 +49,8 @@ options, or whose files changed is refused with a :class:`DataError` naming the 
 
 from __future__ import annotations
 
-import array
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, overload
@@ -60,34 +63,42 @@ from symcomp.data.artifacts import (
     file_record,
     json_object,
     move_into_place,
-    parse_examples,
     previous_output,
     read_json,
     staging_in,
-    write_json,
     writing_into,
 )
+from symcomp.data.line_chunks import line_chunks
+from symcomp.data.parallel import Jobs
+from symcomp.dbca.extraction import ShardExtraction, described
 from symcomp.dbca.features import (
     MAX_OCCURRENCES,
     Counted,
     Features,
-    Occurrences,
     SparseRows,
     StoredNames,
-    counted_features,
     occurrence_weights,
+    sorted_counted_features,
     weighted_dag_features,
 )
-from symcomp.dbca.pool import FeaturePlan, record_length
-from symcomp.dbca.weights import raw_counts
+from symcomp.dbca.pool import FeaturePlan
+from symcomp.dbca.shard_layout import (
+    FORMAT,
+    NAMES,
+    ORDER,
+    POOL_FEATURES,
+    SHARD_SIZE,
+    SHARDS,
+    check_arrays,
+    check_layout,
+    damaged,
+    load_array,
+    rewrite_advice,
+)
 from symcomp.errors import DataError
-from symcomp.version import __version__
 
 LOG = logging.getLogger(__name__)
-FORMAT = "symcomp.features/1"
-SHARD_SIZE = 65_536  # examples per shard: a few MB of arrays, flushed as extraction goes
-NAMES, ORDER, SHARDS = "names", "order", "shards"
-NAME_BATCH = 65_536  # names encoded and written at a time
+ORDERED = ("atoms", "compounds")  # counted features: tables whose ids are also stored sorted
 IntArray = npt.NDArray[np.int64]
 
 
@@ -98,14 +109,19 @@ def write_shards(
     *,
     shard_size: int = SHARD_SIZE,
     overwrite: bool = True,
+    jobs: Jobs = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Extract the features of the pool file ``pool`` (its ``examples.jsonl``) as ``plan``
-    says into the shard folder ``out``; return its manifest.
+    says into the shard folder ``out``, ``shard_size`` examples a shard, on ``jobs`` (worker
+    processes or an executor, :mod:`symcomp.dbca.extraction`: the same bytes for any);
+    ``progress`` is told the examples of every shard extracted. Return the manifest.
 
     Raises
     ------
     DataError
-        For a line the extractor cannot read (naming it), and ``shard_size`` below 1.
+        For a line the extractor cannot read (naming it), an empty pool, and ``shard_size``
+        below 1.
     OutputError
         When ``out`` cannot be written (another command writes it, a file symcomp did not
         write is in the way).
@@ -116,277 +132,14 @@ def write_shards(
     with writing_into(out, overwrite=overwrite, names=names, kind="features"):
         replaced = previous_output(out, "features")
         with staging_in(out) as work:
-            writer = _ShardWriter(work, plan, shard_size)
-            writer.write(_Lines(pool))
-            if not writer.examples:
-                raise DataError(f"{pool} holds no examples; a split needs a non-empty pool.")
-            manifest = writer.finish(pool)
+            extraction = ShardExtraction(plan, work, out, shard_size)
+            for part in extraction.read(pool, line_chunks(pool, shard_size), jobs):
+                if progress is not None:
+                    progress(part.examples)
+            manifest = extraction.finish(pool, file_record(pool), jobs)
             move_into_place(work, out, replaced)
     LOG.info("wrote %d feature shards of %s to %s", len(manifest["shards"]), pool, out)
     return manifest
-
-
-class _Lines:
-    """The records of ``examples.jsonl`` in order, with each line's byte offset and the
-    input and output length of each record (what a split reads without holding records)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.columns: array.array[int] = array.array("q")  # offset, input, output length
-
-    def records(self) -> Iterator[dict[str, Any]]:
-        for record in parse_examples(self._text(), str(self.path)):
-            self.columns.extend(
-                (
-                    record_length(record, "length", "input"),
-                    record_length(record, "output_length", "output"),
-                )
-            )
-            yield record
-
-    def _text(self) -> Iterator[str]:
-        with self.path.open("rb") as handle:
-            position = 0
-            for line in handle:
-                self.columns.append(position)
-                position += len(line)
-                yield line.decode("utf-8")
-
-    def take(self) -> npt.NDArray[np.int64]:
-        """The (offset, input length, output length) rows read since the last call."""
-        taken = np.frombuffer(self.columns, dtype=np.int64).reshape(-1, 3).copy()
-        self.columns = array.array("q")
-        return taken
-
-
-class _Sets:
-    """Atoms and compounds of examples given as lists (extractors, n-grams), one dictionary
-    from name to id each; columns since the last :meth:`take`."""
-
-    def __init__(self) -> None:
-        self.atom_ids: dict[str, int] = {}
-        self.compound_ids: dict[str, int] = {}
-        self.examples = 0
-        self.columns = {
-            name: array.array("q")
-            for name in ("atom_rows", "atom_cols", "compound_rows", "compound_cols")
-        }
-
-    def add(self, item: tuple[Sequence[str], Sequence[str]]) -> None:
-        atoms, compounds = item
-        number, columns = self.examples, self.columns
-        columns["atom_cols"].extend(self.atom_ids.setdefault(a, len(self.atom_ids)) for a in atoms)
-        columns["atom_rows"].extend([number] * len(atoms))
-        ids = self.compound_ids
-        columns["compound_cols"].extend(ids.setdefault(c, len(ids)) for c in compounds)
-        columns["compound_rows"].extend([number] * len(compounds))
-        self.examples += 1
-
-    def take(self) -> dict[str, npt.NDArray[np.int64]]:
-        taken = {
-            name: np.frombuffer(values, dtype=np.int64) if values else np.zeros(0, np.int64)
-            for name, values in self.columns.items()
-        }
-        self.columns = {name: array.array("q") for name in self.columns}
-        return taken
-
-
-class _ShardWriter:
-    """Streams the items of a plan into shard folders of ``shard_size`` examples."""
-
-    def __init__(self, work: Path, plan: FeaturePlan, shard_size: int) -> None:
-        self.work, self.kind, self.shard_size = work, plan.kind, shard_size
-        self.plan = plan
-        self.shards: list[dict[str, Any]] = []
-        self.first = 0  # the first example of the shard being collected
-        self.dags = (
-            Occurrences(plan.spec, with_extensions=plan.options.weighting == "dbca")
-            if plan.kind == "dag"
-            else None
-        )
-        self.sets = _Sets() if plan.kind == "sets" else None
-
-    @property
-    def examples(self) -> int:
-        return self.dags.examples if self.dags is not None else self._sets().examples
-
-    def _sets(self) -> _Sets:
-        assert self.sets is not None
-        return self.sets
-
-    def write(self, lines: _Lines) -> None:
-        for item in self.plan.items(lines.records()):
-            if self.dags is not None:
-                self.dags.add(item)
-            else:
-                self._sets().add(item)
-            if self.examples - self.first == self.shard_size:
-                self._flush(lines)
-        if self.examples > self.first or not self.shards:
-            self._flush(lines)
-
-    def _flush(self, lines: _Lines) -> None:
-        folder = self.work / SHARDS / f"{len(self.shards):05d}"
-        folder.mkdir(parents=True)
-        size = self.examples - self.first
-        arrays: dict[str, npt.NDArray[np.integer]] = {"lines": lines.take()}
-        if self.dags is not None:
-            arrays |= _dag_arrays(self.dags.take(), self.first, size)
-        else:
-            taken = self._sets().take()
-            arrays |= _csr("atoms", taken["atom_rows"] - self.first, taken["atom_cols"], size)
-            arrays |= _csr(
-                "compounds", taken["compound_rows"] - self.first, taken["compound_cols"], size
-            )
-        files = {}
-        for name, values in arrays.items():
-            files[f"{name}.npy"] = _save(folder / f"{name}.npy", values)
-        self.shards.append({"examples": size, "files": files})
-        self.first = self.examples
-
-    def finish(self, pool: Path) -> dict[str, Any]:
-        """Write the names (and, for counted compounds, their order) and the manifest."""
-        files: dict[str, Any] = {}
-        if self.dags is not None:
-            tables = {
-                "atoms": self.dags.atom_ids,
-                "pairs": self.dags.pair_ids,
-                "compounds": self.dags.compound_ids,
-            }
-        else:
-            tables = {"atoms": self._sets().atom_ids, "compounds": self._sets().compound_ids}
-        for name, ids in tables.items():
-            files |= _write_names(self.work, name, ids)
-            if self.sets is not None:
-                files[f"{ORDER}/{name}.npy"] = _save_in(
-                    self.work, f"{ORDER}/{name}.npy", _name_order(ids)
-                )
-        manifest = {
-            "format": FORMAT,
-            "symcomp_version": __version__,
-            "pool": {"path": str(pool), "examples": self.examples, **file_record(pool)},
-            "features": _described(self.plan),
-            "kind": self.kind,
-            "counts": {name: len(ids) for name, ids in tables.items()},
-            "shard_size": self.shard_size,
-            "shards": self.shards,
-            "files": {**files, **_shard_files(self.shards)},
-        }
-        write_json(self.work / MANIFEST, manifest)
-        return manifest
-
-
-def _shard_files(shards: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    return {
-        f"{SHARDS}/{number:05d}/{name}": record
-        for number, shard in enumerate(shards)
-        for name, record in shard["files"].items()
-    }
-
-
-def _described(plan: FeaturePlan) -> dict[str, Any]:
-    """What a shard folder must have been made with: the options as used and the extractor."""
-    return {**plan.options.describe(), **plan.extractor}
-
-
-def _dag_arrays(
-    taken: Mapping[str, npt.NDArray[np.integer]], first: int, size: int
-) -> dict[str, npt.NDArray[np.integer]]:
-    arrays = _csr("atoms", taken["atom_rows"] - first, taken["atom_cols"], size)
-    arrays |= _csr("pairs", taken["pair_rows"] - first, taken["pair_cols"], size)
-    lengths = np.bincount(np.asarray(taken["occ_rows"], dtype=np.int64) - first, minlength=size)
-    arrays["occurrences.indptr"] = _indptr(lengths)
-    arrays["occurrences.kinds"] = np.asarray(taken["occ_kinds"], dtype=np.int32)
-    arrays["extensions.occurrence"] = np.asarray(taken["ext_occ"], dtype=np.int32)
-    arrays["extensions.kinds"] = np.asarray(taken["ext_kinds"], dtype=np.int32)
-    return arrays
-
-
-def _csr(
-    name: str, rows: npt.NDArray[np.integer], columns: npt.NDArray[np.integer], size: int
-) -> dict[str, npt.NDArray[np.integer]]:
-    """Per-example counts of (row, column) occurrences as CSR arrays (columns ascending).
-
-    >>> arrays = _csr("x", np.array([0, 0, 2]), np.array([3, 3, 1]), 3)
-    >>> sorted((k, v.tolist()) for k, v in arrays.items())
-    [('x.counts', [2, 1]), ('x.indices', [3, 1]), ('x.indptr', [0, 1, 1, 2])]
-    """
-    n_kinds = int(columns.max()) + 1 if len(columns) else 1
-    examples, kinds, counts = raw_counts(rows, columns, n_kinds=n_kinds)
-    return {
-        f"{name}.indptr": _indptr(np.bincount(examples, minlength=size)),
-        f"{name}.indices": kinds.astype(np.int32),
-        f"{name}.counts": _compact(counts.astype(np.int64)),
-    }
-
-
-def _indptr(lengths: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
-    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    return _compact(indptr)
-
-
-def _compact(values: npt.NDArray[np.int64]) -> npt.NDArray[np.integer]:
-    """32-bit integers when they hold every value, else 64-bit."""
-    if not len(values) or (values.min() >= -(2**31) and values.max() < 2**31):
-        return values.astype(np.int32)
-    return values
-
-
-def _save(path: Path, values: npt.NDArray[Any]) -> dict[str, Any]:
-    """Write one ``.npy`` file; its sha256 and size."""
-    with path.open("wb") as handle:
-        _write_array(handle, np.ascontiguousarray(values))
-    return file_record(path)
-
-
-def _write_array(handle: IO[bytes], values: npt.NDArray[Any]) -> None:
-    np.lib.format.write_array(handle, values, allow_pickle=False)
-
-
-def _save_in(work: Path, name: str, values: npt.NDArray[Any]) -> dict[str, Any]:
-    path = work / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return _save(path, values)
-
-
-def _name_order(ids: Mapping[str, int]) -> npt.NDArray[np.integer]:
-    """The ids in the order of their names (the names are not copied: sorted references)."""
-    return _compact(
-        np.fromiter((ids[name] for name in sorted(ids)), dtype=np.int64, count=len(ids))
-    )
-
-
-def _write_names(work: Path, name: str, ids: Mapping[str, int]) -> dict[str, Any]:
-    """The names of ``ids`` in id order (its insertion order) as one UTF-8 blob and offsets,
-    encoded a batch at a time."""
-    lengths = np.fromiter((len(key.encode("utf-8")) for key in ids), dtype=np.int64, count=len(ids))
-    offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    del lengths
-    folder = work / NAMES
-    folder.mkdir(exist_ok=True)
-    blob = folder / f"{name}.bytes.npy"
-    with blob.open("wb") as handle:
-        header = {"descr": "|u1", "fortran_order": False, "shape": (int(offsets[-1]),)}
-        np.lib.format.write_array_header_1_0(handle, header)
-        for batch in _batches(ids, NAME_BATCH):
-            handle.write("".join(batch).encode("utf-8"))
-    return {
-        f"{NAMES}/{name}.bytes.npy": file_record(blob),
-        f"{NAMES}/{name}.offsets.npy": _save(folder / f"{name}.offsets.npy", offsets),
-    }
-
-
-def _batches(names: Iterable[str], size: int) -> Iterator[list[str]]:
-    batch: list[str] = []
-    for name in names:
-        batch.append(name)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def open_shards(folder: Path, pool: Path, plan: FeaturePlan) -> FeatureShards:
@@ -396,22 +149,65 @@ def open_shards(folder: Path, pool: Path, plan: FeaturePlan) -> FeatureShards:
     ------
     DataError
         When ``folder`` holds no shards, or shards of another pool, of other feature options,
-        or files that changed since they were written.
+        shards that do not cover the pool, files that changed since they were written or that
+        lie outside it, or arrays that are not as written (:mod:`symcomp.dbca.shard_layout`).
     """
-    manifest = read_json(folder / MANIFEST, what="the feature shards' manifest", fix=_REWRITE)
+    manifest, current = _manifest(folder, pool)
+    _check_made_for(folder, manifest, pool, current, plan)
+    return _checked(folder, manifest, current, plan)
+
+
+def pool_shards(pool: Path, plan: FeaturePlan) -> FeatureShards | None:
+    """The feature shards ``symcomp import`` wrote beside the pool file ``pool``
+    (``features/`` in the pool folder), checked, when they were made from this pool with the
+    options of ``plan``; None when there are none or they were made otherwise.
+
+    Raises
+    ------
+    DataError
+        When they were made so but are damaged (see :func:`open_shards`).
+    """
+    folder = pool.parent / POOL_FEATURES
+    if not (folder / MANIFEST).is_file():
+        return None
+    manifest, current = _manifest(folder, pool)
+    try:
+        _check_made_for(folder, manifest, pool, current, plan)
+    except DataError as error:
+        LOG.info("the pool's own feature shards are not used: %s", error)
+        return None
+    return _checked(folder, manifest, current, plan)
+
+
+def _manifest(folder: Path, pool: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The manifest of a shard folder and the file record of the pool file."""
+    fix = rewrite_advice(folder)
+    manifest = read_json(folder / MANIFEST, what="the feature shards' manifest", fix=fix)
     if manifest.get("format") != FORMAT:
         raise DataError(
             f"{folder / MANIFEST}: not a feature shard folder (format "
             f"{manifest.get('format')!r}, expected {FORMAT!r}); {_REWRITE}"
         )
-    recorded, current = manifest.get("pool") or {}, file_record(pool)
+    return manifest, file_record(pool)
+
+
+def _check_made_for(
+    folder: Path,
+    manifest: Mapping[str, Any],
+    pool: Path,
+    current: Mapping[str, Any],
+    plan: FeaturePlan,
+) -> None:
+    """Refuse shards of another pool (its sha256) or made with other feature options."""
+    recorded = manifest.get("pool")
+    recorded = recorded if isinstance(recorded, Mapping) else {}
     if recorded.get("sha256") != current["sha256"]:
         raise DataError(
             f"{folder}: feature shards of another pool (sha256 {str(recorded.get('sha256'))[:12]}"
             f"…, written from {recorded.get('path')}), not of {pool} (sha256 "
             f"{current['sha256'][:12]}…); {_REWRITE}"
         )
-    wanted = _described(plan)
+    wanted = described(plan)
     if manifest.get("features") != wanted:
         differs = sorted(
             key
@@ -422,7 +218,14 @@ def open_shards(folder: Path, pool: Path, plan: FeaturePlan) -> FeatureShards:
             f"{folder}: feature shards made with other feature options (differing: "
             f"{', '.join(differs)}); {_REWRITE}"
         )
-    _check_files(folder, manifest)
+
+
+def _checked(
+    folder: Path, manifest: dict[str, Any], current: Mapping[str, Any], plan: FeaturePlan
+) -> FeatureShards:
+    layout = check_layout(folder, manifest, current)  # before any file of it is opened
+    _check_files(folder, manifest["files"])
+    check_arrays(folder, layout, int(current["bytes"]))
     return FeatureShards(folder, manifest, plan)
 
 
@@ -432,16 +235,15 @@ _REWRITE = (
 )
 
 
-def _check_files(folder: Path, manifest: Mapping[str, Any]) -> None:
-    files = manifest.get("files")
-    if not isinstance(files, Mapping) or not files:
-        raise DataError(f"{folder / MANIFEST}: lists no files; {_REWRITE}")
+def _check_files(folder: Path, files: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every listed file (names checked by :func:`check_layout`) is as written: its sha256."""
     for name, record in files.items():
         path = folder / name
-        if not path.is_file() or file_record(path)["sha256"] != record.get("sha256"):
-            raise DataError(
-                f"{path}: {'missing' if not path.is_file() else 'changed'} since the shards "
-                f"were written (sha256 in {folder / MANIFEST}); {_REWRITE}"
+        if not path.is_file():
+            raise damaged(path, "missing (listed in the manifest)", folder)
+        if file_record(path)["sha256"] != record.get("sha256"):
+            raise damaged(
+                path, f"changed since the shards were written (sha256 in {MANIFEST})", folder
             )
 
 
@@ -457,8 +259,7 @@ class FeatureShards:
         return int(self.manifest["pool"]["examples"])
 
     def _load(self, name: str) -> npt.NDArray[Any]:
-        loaded: npt.NDArray[Any] = np.load(self.folder / name, mmap_mode="r", allow_pickle=False)
-        return loaded
+        return load_array(self.folder / name, self.folder)
 
     def _each(self, name: str) -> Iterator[npt.NDArray[Any]]:
         for number in range(len(self.manifest["shards"])):
@@ -473,39 +274,45 @@ class FeatureShards:
         """Per example: byte offset of its line, input and output length (one array)."""
         return np.concatenate([np.asarray(part) for part in self._each("lines")])
 
-    def counts(self, name: str) -> SparseRows:
-        """Per-example counts of atoms, compounds or pairs, ids as first seen."""
-        rows, columns, values = [], [], []
-        first = 0
-        for indptr, indices, counts in zip(
+    def counts(
+        self, name: str, renumber: npt.NDArray[np.integer] | None = None, *, ones: bool = False
+    ) -> SparseRows:
+        """Per-example counts of atoms, compounds or pairs (ids as first seen), the shards'
+        rows end to end in arrays made once. ``renumber`` gives each id a new one (each
+        example's entries are then sorted again, a shard at a time); ``ones`` makes every
+        value 1 (atoms counted once per example)."""
+        sizes = [int(shard["examples"]) for shard in self.manifest["shards"]]
+        entries = [len(part) for part in self._each(f"{name}.indices")]
+        indptr = np.zeros(sum(sizes) + 1, dtype=np.int64)
+        indices = np.empty(sum(entries), dtype=np.int32)
+        values = (np.ones if ones else np.empty)(sum(entries), dtype=np.float64)
+        first = start = 0
+        for size, count, pointers, columns, counts in zip(
+            sizes,
+            entries,
             self._each(f"{name}.indptr"),
             self._each(f"{name}.indices"),
             self._each(f"{name}.counts"),
             strict=True,
         ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size), np.diff(indptr)))
-            columns.append(np.asarray(indices, dtype=np.int64))
-            values.append(np.asarray(counts, dtype=np.float64))
-            first += size
-        width = int(self.manifest["counts"][name])
-        return SparseRows.from_triples(
-            np.concatenate(rows), np.concatenate(columns), np.concatenate(values), (first, width)
-        )
+            pointers = np.asarray(pointers, dtype=np.int64)
+            indptr[first + 1 : first + size + 1] = pointers[1:] + start
+            order: slice | npt.NDArray[np.integer] = slice(None)
+            if renumber is not None:
+                columns = renumber[columns]
+                order = np.lexsort((columns, np.repeat(np.arange(size), np.diff(pointers))))
+            indices[start : start + count] = np.asarray(columns)[order]
+            if not ones:
+                values[start : start + count] = np.asarray(counts)[order]
+            first, start = first + size, start + count
+        return SparseRows(indptr, indices, values, int(self.manifest["counts"][name]))
 
     def features(self) -> Features:
         """The features the plan computes in memory, from the shards (before
         :meth:`FeaturePlan.finish`)."""
         options = self.plan.options
         if self.manifest["kind"] == "sets":
-            counted = Counted(
-                self.counts("atoms"),
-                self.counts("compounds"),
-                self.names("atoms"),
-                self.names("compounds"),
-            )
-            orders = (self._load(f"{ORDER}/atoms.npy"), self._load(f"{ORDER}/compounds.npy"))
-            return counted_features(counted, atom_frequency=options.atom_frequency, orders=orders)
+            return self._counted_features(options.atom_frequency)
         counted = Counted(
             self.counts("atoms"),
             self.counts("pairs"),
@@ -527,11 +334,38 @@ class FeatureShards:
             atom_frequency=options.atom_frequency,
         )
 
+    def _counted_features(self, atom_frequency: str) -> Features:
+        """Counted atoms and compounds with their columns in name order (the stored order):
+        renumbered a shard at a time, the names a view of the stored names in that order."""
+        sorted_ids = {name: np.asarray(self._load(f"{ORDER}/{name}.npy")) for name in ORDERED}
+        renumber = {}
+        for name, ids in sorted_ids.items():
+            renumber[name] = np.empty(len(ids), dtype=np.int64)
+            renumber[name][ids] = np.arange(len(ids))
+        atoms = self.counts("atoms", renumber["atoms"], ones=atom_frequency == "example")
+        compounds = self.counts("compounds", renumber["compounds"])
+        return sorted_counted_features(
+            atoms,
+            compounds,
+            self.names("atoms").picked(sorted_ids["atoms"]),
+            self.names("compounds").picked(sorted_ids["compounds"]),
+            atom_frequency,
+        )
+
     def _occurrences(self) -> tuple[npt.NDArray[np.int32], ...]:
         """(example, compound, extended occurrence, extending compound) of every occurrence
-        in the pool, 32-bit as :class:`Occurrences` collects them."""
-        rows, kinds, ext_occ, ext_kinds = [], [], [], []
-        first = taken = 0
+        in the pool, 32-bit as :class:`Occurrences` collects them, each in an array made
+        once and filled a shard at a time."""
+        taken = sum(len(kinds) for kinds in self._each("occurrences.kinds"))
+        if taken > MAX_OCCURRENCES:
+            raise DataError(
+                f"{self.folder}: {taken:,} compound occurrences, more than one split search "
+                f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
+            )
+        extensions = sum(len(kinds) for kinds in self._each("extensions.kinds"))
+        rows, kinds = np.empty(taken, np.int32), np.empty(taken, np.int32)
+        ext_occ, ext_kinds = np.empty(extensions, np.int32), np.empty(extensions, np.int32)
+        first = start = extended = 0
         for indptr, occurrence_kinds, occurrences, extending in zip(
             self._each("occurrences.indptr"),
             self._each("occurrences.kinds"),
@@ -539,23 +373,14 @@ class FeatureShards:
             self._each("extensions.kinds"),
             strict=True,
         ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size, dtype=np.int32), np.diff(indptr)))
-            kinds.append(np.asarray(occurrence_kinds, dtype=np.int32))
-            ext_occ.append(np.asarray(occurrences, dtype=np.int64) + taken)
-            ext_kinds.append(np.asarray(extending, dtype=np.int32))
-            first, taken = first + size, taken + len(occurrence_kinds)
-        if taken > MAX_OCCURRENCES:
-            raise DataError(
-                f"{self.folder}: {taken:,} compound occurrences, more than one split search "
-                f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
-            )
-        return (
-            np.concatenate(rows),
-            np.concatenate(kinds),
-            np.concatenate(ext_occ).astype(np.int32),
-            np.concatenate(ext_kinds),
-        )
+            size, count, pairs = len(indptr) - 1, len(occurrence_kinds), len(extending)
+            examples = np.arange(first, first + size, dtype=np.int32)
+            rows[start : start + count] = np.repeat(examples, np.diff(indptr))
+            kinds[start : start + count] = occurrence_kinds
+            ext_occ[extended : extended + pairs] = np.asarray(occurrences, np.int64) + start
+            ext_kinds[extended : extended + pairs] = extending
+            first, start, extended = first + size, start + count, extended + pairs
+        return rows, kinds, ext_occ, ext_kinds
 
 
 class LineRecords(Sequence[dict[str, Any]]):

@@ -38,6 +38,7 @@ from symcomp.data.artifacts import (
     read_examples,
     read_manifest,
 )
+from symcomp.data.parallel import Jobs, as_executor
 from symcomp.data.splits import Split
 from symcomp.dbca.baselines import (
     Parts,
@@ -54,12 +55,20 @@ from symcomp.dbca.measure import MEASURE_VERSION, compound_divergence_of, split_
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import (
     FeatureOptions,
+    FeaturePlan,
     feature_plan,
     features_of_records,
     read_pool,
     record_length,
 )
-from symcomp.dbca.shards import SHARD_SIZE, FeatureShards, LineRecords, open_shards, write_shards
+from symcomp.dbca.shard_layout import SHARD_SIZE
+from symcomp.dbca.shards import (
+    FeatureShards,
+    LineRecords,
+    open_shards,
+    pool_shards,
+    write_shards,
+)
 from symcomp.dbca.swap import swap_search
 from symcomp.errors import DataError, SymcompError
 from symcomp.version import __version__
@@ -93,16 +102,32 @@ class PoolData:
         *,
         features: Path | None = None,
         shard_size: int = SHARD_SIZE,
+        own_features: bool = False,
+        jobs: Jobs = 1,
+        progress: Callable[[int], None] | None = None,
     ) -> PoolData:
         """Read a pool, keeping every field of its records but their DAGs: a stored derivation
         takes about 30 times the memory of the rest of a line, so :attr:`features` reads the
         derivations again, one line at a time.
 
-        With ``features`` (a folder of feature shards, :mod:`symcomp.dbca.shards`, written
-        there first when it holds none, ``shard_size`` examples a shard), no record is held:
-        the features are read from the shards and a record from its line when asked for."""
+        With ``features`` (a folder of feature shards, :mod:`symcomp.dbca.shards`, extracted
+        there first when it holds none: ``shard_size`` examples a shard, on ``jobs`` worker
+        processes or an executor, ``progress`` told the examples of each), no record is held:
+        the features are read from the shards and a record from its line when asked for. With
+        ``own_features``, the shards ``symcomp import`` wrote into the pool folder are read so
+        when they were made with these options (else the features are computed in memory)."""
+        if features is None and own_features:
+            own = cls._from_own_shards(pool, options, pattern_abstraction)
+            if own is not None:
+                return own
         if features is not None:
-            return cls._from_shards(pool, options, pattern_abstraction, features, shard_size)
+            spread = {"jobs": jobs, "progress": progress, "shard_size": shard_size}
+            return cls._from_shards(pool, options, pattern_abstraction, features, **spread)
+        if not as_executor(jobs).in_process:
+            raise DataError(
+                "`jobs` spreads the extraction of feature shards over workers; give a "
+                "`features` folder (on a file system every worker reads) to extract them into."
+            )
         records, manifest = read_pool(pool, derivations=False)
         path = examples_path(pool)
         chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
@@ -115,18 +140,36 @@ class PoolData:
         options: FeatureOptions | None,
         pattern_abstraction: str,
         features: Path,
-        shard_size: int,
+        **spread: Any,
     ) -> PoolData:
-        path = examples_path(pool)
-        manifest = read_manifest(path.parent) if (path.parent / MANIFEST).is_file() else None
-        chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
-        plan = feature_plan(manifest, chosen, str(path))
+        path, manifest, chosen, plan = _planned(pool, options)
         if not (features / MANIFEST).exists():
-            write_shards(path, features, plan, shard_size=shard_size)
+            write_shards(path, features, plan, **spread)
         shards = open_shards(features, path, plan)
+        return cls._of_shards(shards, manifest, chosen, pattern_abstraction)
+
+    @classmethod
+    def _from_own_shards(
+        cls, pool: Path, options: FeatureOptions | None, pattern_abstraction: str
+    ) -> PoolData | None:
+        path, manifest, chosen, plan = _planned(pool, options)
+        shards = pool_shards(path, plan)
+        if shards is None:
+            return None
+        return cls._of_shards(shards, manifest, chosen, pattern_abstraction)
+
+    @classmethod
+    def _of_shards(
+        cls,
+        shards: FeatureShards,
+        manifest: dict[str, Any] | None,
+        options: FeatureOptions,
+        pattern_abstraction: str,
+    ) -> PoolData:
         lines = shards.lines()
+        path = Path(shards.plan.source)
         records = LineRecords(path, lines[:, 0])
-        return cls(path, records, manifest, chosen, pattern_abstraction, None, shards, lines)
+        return cls(path, records, manifest, options, pattern_abstraction, None, shards, lines)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -253,6 +296,16 @@ def _hash64(text: str) -> int:
     return int.from_bytes(
         hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True
     )
+
+
+def _planned(
+    pool: Path, options: FeatureOptions | None
+) -> tuple[Path, dict[str, Any] | None, FeatureOptions, FeaturePlan]:
+    """The pool file, its manifest, the options resolved for it, and their plan."""
+    path = examples_path(pool)
+    manifest = read_manifest(path.parent) if (path.parent / MANIFEST).is_file() else None
+    chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
+    return path, manifest, chosen, feature_plan(manifest, chosen, str(path))
 
 
 def _same_lines(

@@ -10,17 +10,21 @@ such as COGS's ``gen``, as ``splits/published-gen.json``: its test is that part)
 
 Ids: the file's own (an ``id`` column or field; they must be unique), else
 ``<part or file name>-<line>``. Duplicates (the same input and output) are counted and kept,
-or dropped (the later rows). Everything is assembled in a staging folder and moved into place
-at the end: an interrupted or failed import leaves the previous pool (or none).
+or dropped (the later rows). The pool's extractor (a :class:`RowReader`, from the dbca layer)
+reads the rows a chunk of lines at a time as they are written, on ``jobs`` (worker processes
+or an executor), and keeps what it extracts in the pool folder (feature shards); rows it cannot
+read are listed, then refused or left out. Everything is assembled in a staging folder and
+moved into place at the end: an interrupted or failed import leaves the previous pool (or
+none).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from symcomp.data.artifacts import (
     EXAMPLES,
@@ -39,9 +43,11 @@ from symcomp.data.corpus.jsonl import JsonFields, read_jsonl
 from symcomp.data.corpus.rows import Row, column_spec
 from symcomp.data.corpus.tsv import TsvColumns, read_tsv
 from symcomp.data.generate import FORMAT
+from symcomp.data.line_chunks import LineChunk
+from symcomp.data.parallel import Jobs
 from symcomp.data.safe_paths import check_name
 from symcomp.data.splits import Split
-from symcomp.errors import DataError, SymcompError
+from symcomp.errors import DataError
 from symcomp.version import __version__
 
 FORMATS = ("tsv", "jsonl", "conllu", "hf")
@@ -50,7 +56,6 @@ POLICIES = {"duplicates": ("keep", "drop"), "unreadable": ("refuse", "drop")}
 SPLITS = "splits"
 PUBLISHED = "published"
 SHOWN_FAILURES = 10  # rows listed in a message (all are counted)
-RowCheck = Callable[[Mapping[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -127,12 +132,49 @@ class Source:
         return cls(Path(path), name)
 
 
+class ChunkVerdict(Protocol):
+    """What reading one chunk of rows found: the rows (places in the chunk) the extractor
+    cannot read, and the first messages about them."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def unreadable(self) -> Sequence[int]: ...
+    @property
+    def messages(self) -> Sequence[str]: ...
+
+
+class RowReader(Protocol):
+    """Reads every imported row with the pool's extractor, a chunk of lines of the pool file
+    at a time, on ``jobs`` (worker processes or an executor), and keeps what it extracts in
+    the pool folder (the dbca layer: feature shards)."""
+
+    @property
+    def chunk_size(self) -> int:
+        """Rows per chunk."""
+        ...
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """The names it writes into the pool folder."""
+        ...
+
+    def read(self, pool: Path, chunks: Iterable[LineChunk], jobs: Jobs) -> Iterator[ChunkVerdict]:
+        """The verdict of every chunk, in order."""
+        ...
+
+    def finish(self, pool: Path, record: Mapping[str, Any], jobs: Jobs) -> dict[str, Any]:
+        """Write what it keeps beside the finished pool file ``pool`` (its file ``record``;
+        rows it could not read left out); the records of those files."""
+        ...
+
+
 @dataclass(frozen=True)
 class PoolExtractor:
-    """The extractor an import records and checks every row with (see the dbca layer)."""
+    """The extractor an import records and reads every row with (see the dbca layer)."""
 
     description: Mapping[str, Any]
-    check: RowCheck
+    reader: RowReader
     files: Mapping[str, bytes] = field(default_factory=dict)  # copied into the pool folder
 
 
@@ -140,13 +182,20 @@ class PoolExtractor:
 class _Tally:
     """What the import found, for the manifest and the message."""
 
-    rows: int = 0
+    rows: int = 0  # written and kept
+    read: int = 0  # read by the extractor (kept or not)
     duplicates: int = 0
     dropped_duplicates: int = 0
     unreadable: list[str] = field(default_factory=list)
     unreadable_count: int = 0
+    dropped: list[int] = field(default_factory=list)  # lines of rows the extractor cannot read
     parts: dict[str, list[int]] = field(default_factory=dict)
     sources: list[dict[str, Any]] = field(default_factory=list)
+
+    def kept(self, part: str) -> None:
+        """Count a row kept in the pool, in its part."""
+        self.parts.setdefault(part, []).append(self.rows)
+        self.rows += 1
 
 
 def format_of(source: Source, chosen: str | None) -> str:
@@ -230,8 +279,11 @@ def import_corpus(
     extractor: PoolExtractor | None = None,
     overwrite: bool = False,
     progress: Callable[[int], None] | None = None,
+    jobs: Jobs = 1,
 ) -> dict[str, Any]:
-    """Write the pool of ``sources`` into ``out`` (see the module); return its manifest.
+    """Write the pool of ``sources`` into ``out`` (see the module); return its manifest. The
+    extractor reads the rows a chunk at a time on ``jobs`` (worker processes or an executor);
+    ``progress`` is told the rows of every chunk read.
 
     Raises
     ------
@@ -244,15 +296,24 @@ def import_corpus(
     options = options or ImportOptions()
     _check_sources(sources)
     formats = [format_of(source, options.format) for source in sources]
-    names = (EXAMPLES, MANIFEST, SPLITS, *(extractor.files if extractor else ()))
-    with writing_into(out, overwrite=overwrite, names=names, kind="pool"):
+    extra = (*extractor.files, *extractor.reader.outputs) if extractor else ()
+    with writing_into(
+        out, overwrite=overwrite, names=(EXAMPLES, MANIFEST, SPLITS, *extra), kind="pool"
+    ):
         replaced = previous_output(out, "pool")
         with staging_in(out) as work:
             tally = _Tally()
-            with (work / EXAMPLES).open("w", encoding="utf-8") as handle:
-                _write_examples(sources, formats, options, extractor, handle, tally, progress)
+            files = _extractor_files(work, extractor)  # before the rows: the reader reads them
+            rows = _records(sources, formats, options, tally)
+            if extractor is None:
+                _write_rows(work / EXAMPLES, rows, tally, progress)
+            else:
+                _read_rows(work / EXAMPLES, rows, extractor.reader, tally, progress, jobs)
             _check_tally(tally, sources, extractor, options)
-            manifest = _manifest(work, out, options, extractor, tally)
+            files[EXAMPLES] = _dropping(work / EXAMPLES, tally)
+            if extractor is not None:
+                files |= extractor.reader.finish(work / EXAMPLES, files[EXAMPLES], jobs)
+            manifest = _manifest(work, out, options, extractor, tally, files)
             move_into_place(work, out, replaced)
     return manifest
 
@@ -270,15 +331,11 @@ def _check_sources(sources: Sequence[Source]) -> None:
         seen.add(source.part or "")
 
 
-def _write_examples(
-    sources: Sequence[Source],
-    formats: Sequence[str],
-    options: ImportOptions,
-    extractor: PoolExtractor | None,
-    handle: IO[str],
-    tally: _Tally,
-    progress: Callable[[int], None] | None,
-) -> None:
+def _records(
+    sources: Sequence[Source], formats: Sequence[str], options: ImportOptions, tally: _Tally
+) -> Iterator[tuple[dict[str, Any], Row, str]]:
+    """The records to write (ids given, duplicates dropped as asked), with their row and
+    part; each source's rows recorded in ``tally``."""
     ids: dict[str, str] = {}
     pairs: set[bytes] = set()
     for source, fmt in zip(sources, formats, strict=True):
@@ -286,19 +343,95 @@ def _write_examples(
         for part, row in read_rows(source, fmt, options):
             count += 1
             record = _record(row, part, source, ids)
-            if _duplicate(row, pairs, tally, options):
-                continue
-            if extractor is not None and not _readable(record, row, extractor, tally, options):
-                continue
-            handle.write(json_text(record, row.where, ensure_ascii=False, separators=(",", ":")))
-            handle.write("\n")
-            tally.parts.setdefault(part or "", []).append(tally.rows)
-            tally.rows += 1
-            if progress is not None and tally.rows % 1000 == 0:
-                progress(1000)
+            if not _duplicate(row, pairs, tally, options):
+                yield record, row, part or ""
         if not count:
             raise DataError(f"{source.path}: holds no examples; an imported file needs rows.")
         tally.sources.append(_source_record(source, fmt, count))
+
+
+def _line(record: Mapping[str, Any], row: Row) -> str:
+    return json_text(record, row.where, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _write_rows(
+    path: Path,
+    rows: Iterable[tuple[dict[str, Any], Row, str]],
+    tally: _Tally,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Write every row (no extractor reads them)."""
+    with path.open("w", encoding="utf-8") as handle:
+        for record, row, part in rows:
+            handle.write(_line(record, row))
+            tally.kept(part)
+            if progress is not None and tally.rows % 1000 == 0:
+                progress(1000)
+
+
+def _read_rows(
+    path: Path,
+    rows: Iterable[tuple[dict[str, Any], Row, str]],
+    reader: RowReader,
+    tally: _Tally,
+    progress: Callable[[int], None] | None,
+    jobs: Jobs,
+) -> None:
+    """Write every row, a chunk at a time, while the reader reads the chunks written: each
+    row is counted (in its part) once its chunk's verdict says the extractor reads it."""
+    parts: dict[int, list[str]] = {}  # per chunk in flight: the part of each row
+    with path.open("wb") as handle:
+        chunks = _written_chunks(handle, rows, reader.chunk_size, parts)
+        for verdict in reader.read(path, chunks, jobs):
+            chunk_parts = parts.pop(verdict.number)
+            unreadable = set(verdict.unreadable)
+            for index, part in enumerate(chunk_parts):
+                if index not in unreadable:
+                    tally.kept(part)
+            first = tally.read
+            tally.dropped.extend(first + index for index in sorted(unreadable))
+            tally.read += len(chunk_parts)
+            tally.unreadable_count += len(unreadable)
+            tally.unreadable.extend(verdict.messages[: SHOWN_FAILURES - len(tally.unreadable)])
+            if progress is not None:
+                progress(len(chunk_parts))
+
+
+def _written_chunks(
+    handle: IO[bytes],
+    rows: Iterable[tuple[dict[str, Any], Row, str]],
+    size: int,
+    parts: dict[int, list[str]],
+) -> Iterator[LineChunk]:
+    """Write the rows to ``handle``; after every ``size`` rows (and the last), the chunk of
+    lines just written, flushed for the reader's workers to read."""
+    first = start = position = 0
+    wheres: list[str] = []
+    for record, row, part in rows:
+        line = _line(record, row).encode("utf-8")
+        handle.write(line)
+        position += len(line)
+        wheres.append(row.where)
+        parts.setdefault(first // size, []).append(part)
+        if len(wheres) == size:
+            handle.flush()
+            yield LineChunk(first // size, start, first, size, wheres)
+            first, start, wheres = first + size, position, []
+    if wheres:
+        handle.flush()
+        yield LineChunk(first // size, start, first, len(wheres), wheres)
+
+
+def _dropping(path: Path, tally: _Tally) -> dict[str, Any]:
+    """Leave out of the pool file the rows the extractor cannot read (when they are to be
+    dropped: else the import is refused before); the file's record."""
+    if tally.dropped:
+        dropped = set(tally.dropped)
+        kept = path.with_name(f".{path.name}.kept")
+        with path.open("rb") as lines, kept.open("wb") as handle:
+            handle.writelines(line for number, line in enumerate(lines) if number not in dropped)
+        kept.replace(path)
+    return file_record(path)
 
 
 def _record(row: Row, part: str | None, source: Source, ids: dict[str, str]) -> dict[str, Any]:
@@ -324,23 +457,6 @@ def _duplicate(row: Row, pairs: set[bytes], tally: _Tally, options: ImportOption
         tally.dropped_duplicates += 1
         return True
     return False
-
-
-def _readable(
-    record: Mapping[str, Any],
-    row: Row,
-    extractor: PoolExtractor,
-    tally: _Tally,
-    options: ImportOptions,
-) -> bool:
-    try:
-        extractor.check(record)
-    except SymcompError as error:
-        tally.unreadable_count += 1
-        if len(tally.unreadable) < SHOWN_FAILURES:
-            tally.unreadable.append(f"{row.where}: {error}")
-        return False
-    return True
 
 
 def _check_tally(
@@ -383,17 +499,23 @@ def _source_record(source: Source, fmt: str, rows: int) -> dict[str, Any]:
     return record
 
 
+def _extractor_files(work: Path, extractor: PoolExtractor | None) -> dict[str, Any]:
+    """Copy the extractor's files (a grammar) into the pool; their records."""
+    files = {}
+    for name, data in (extractor.files if extractor else {}).items():
+        (work / name).write_bytes(data)
+        files[name] = file_record(work / name)
+    return files
+
+
 def _manifest(
     work: Path,
     out: Path,
     options: ImportOptions,
     extractor: PoolExtractor | None,
     tally: _Tally,
+    files: dict[str, Any],
 ) -> dict[str, Any]:
-    files: dict[str, Any] = {EXAMPLES: file_record(work / EXAMPLES)}
-    for name, data in (extractor.files if extractor else {}).items():
-        (work / name).write_bytes(data)
-        files[name] = file_record(work / name)
     parts = {name: indices for name, indices in tally.parts.items() if name}
     for name, split in published_splits(parts, files[EXAMPLES]["sha256"], out).items():
         path = work / SPLITS / f"{name}.json"
