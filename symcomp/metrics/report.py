@@ -209,17 +209,15 @@ class _TestScorer:
             total = len(self.suite.split(self.name).test)
             result["limited_to"] = {"items": len(self.test), "of": total}
         if self.source.written.get(self.name) and self.language is not None:
-            result["steps"] = self.steps()
+            result["steps"] = self.steps(self.language)
         return result
 
-    def steps(self) -> dict[str, Any]:
-        """The model's written steps checked against the grammar (:mod:`.steps`)."""
+    def steps(self, language: Language) -> dict[str, Any]:
+        """The model's written steps checked against ``language`` (:mod:`.steps`)."""
         from symcomp.metrics.steps import steps_report
 
-        assert self.language is not None
         predictions = self.predict(self.test, f"test {self.name!r}")
-        written = self.source.written[self.name]
-        return steps_report(self.language, self.test, predictions, written)
+        return steps_report(language, self.test, predictions, self.source.written[self.name])
 
     # -- predictions -----------------------------------------------------------------------
 

@@ -77,15 +77,11 @@ def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
     suite's language in the output format its records are written in (to pass to
     :func:`~symcomp.core.fresh_words.rename_records`), and the manifest's ``fresh_words``
     entry (the mapping and that format)."""
-    from symcomp.core.fresh_words import as_written, manifest_entry
+    from symcomp.core.fresh_words import manifest_entry
 
-    language = folder.load_language()
-    if language is None:
-        raise DataError(
-            f"{folder.root} is a suite over an imported pool (no language): fresh words need "
-            f"a language's grammar to rename and re-interpret its inputs."
-        )
-    written, output = as_written(language, folder.pool(next(iter(folder.tests))))
+    written, output = _as_written(
+        folder, "fresh words need a language's grammar to rename and re-interpret its inputs"
+    )
     return written, manifest_entry(written.draw_fresh_words(seed), output)
 
 
@@ -94,18 +90,22 @@ def steps_language(folder: Suite, fresh_words: int | None = None) -> Language:
     output format its records are written in, in the fresh words of ``fresh_words`` when
     given; a :class:`DataError` for a suite without a language or a language without steps
     (naming those with steps)."""
+    written, _ = _as_written(folder, "worked steps need a language's parser and semantics")
+    shown = written if fresh_words is None else written.with_fresh_words(fresh_words)
+    check_steps(shown)
+    return shown
+
+
+def _as_written(folder: Suite, why: str) -> tuple[Language, str | None]:
+    """The suite's language in the output format its records are written in, and that
+    format; a suite over an imported pool is a :class:`DataError` saying ``why`` it needs
+    one."""
     from symcomp.core.fresh_words import as_written
 
     language = folder.load_language()
     if language is None:
-        raise DataError(
-            f"{folder.root} is a suite over an imported pool (no language): worked steps need "
-            f"a language's parser and semantics."
-        )
-    written, _ = as_written(language, folder.pool(next(iter(folder.tests))))
-    shown = written if fresh_words is None else written.with_fresh_words(fresh_words)
-    check_steps(shown)
-    return shown
+        raise DataError(f"{folder.root} is a suite over an imported pool (no language): {why}.")
+    return as_written(language, folder.pool(next(iter(folder.tests))))
 
 
 def with_steps(language: Language, records: Sequence[Record]) -> list[Record]:
