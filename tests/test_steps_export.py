@@ -146,3 +146,19 @@ def test_the_harness_filter_takes_the_answer_symcomp_reads() -> None:
         assert (theirs if theirs != "[invalid]" else None) == ours, text
         found = re.findall(ANSWER_PATTERN, text)
         assert (found[0].strip() if found else None) == ours
+
+
+def test_a_record_whose_output_is_an_exception_has_no_steps(
+    pcfg_set_suite: Path, tmp_path: Path
+) -> None:
+    """PCFG SET's overgeneralisation tests train on exceptions (an output that is not the
+    rule's): steps would not lead to them, so they have none (null), and only they."""
+    test = "overgeneralisation/ratio=0.005"
+    out = tmp_path / "hf"
+    _symcomp("export", pcfg_set_suite, "--format", "hf", "--steps", "--test", test, "--out", out)
+    [path] = (out / "data" / test.replace("/", "-")).glob("train-*.jsonl")
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    pcfg = symcomp.get_language("pcfg-set")
+    exceptions = [row for row in rows if pcfg.interpret(row["input"]) != row["output"]]
+    assert exceptions and all(row["steps"] is None for row in exceptions)
+    assert all(row["steps"] is not None for row in rows if row not in exceptions)

@@ -34,12 +34,12 @@ from symcomp.errors import DataError
 
 __all__ = [
     "ANSWER_PATTERN",
+    "RecordSteps",
     "Step",
     "WrittenSteps",
     "check_steps",
     "languages_with_steps",
     "read_worked",
-    "record_steps",
     "steps_json",
     "steps_of",
     "worked_text",
@@ -78,23 +78,29 @@ def steps_of(language: Language, text: str) -> list[Step]:
     return language.steps(text)
 
 
-def record_steps(language: Language, record: Record) -> list[Step]:
-    """The steps of a record's input, whose last must be the record's output (one-line
-    texts compared): a record whose output is not the language's interpretation of its input
-    is a :class:`DataError`, as its steps would not lead to it."""
-    steps = language.steps(str(record["input"]))
-    if steps[-1].output != one_line(str(record["output"])):
-        raise DataError(
-            f"example {record.get('id')}: its output is not {language.name}'s interpretation "
-            f"of its input ({steps[-1].output!r}), so its steps would not lead to it; export "
-            f"it without steps."
-        )
-    return steps
+class RecordSteps:
+    """The steps of records in one language (:meth:`Language.steps` of their input), each
+    distinct input computed once: the tests of a suite share their pool."""
+
+    def __init__(self, language: Language) -> None:
+        check_steps(language)
+        self.language = language
+        self._found: dict[str, list[Step]] = {}
+
+    def __call__(self, record: Record) -> list[Step] | None:
+        """The steps of ``record``'s input, or None where its output is not the language's
+        interpretation of its input (one-line texts compared; the exceptions of PCFG SET's
+        overgeneralisation tests): steps would not lead to it."""
+        text = str(record["input"])
+        if text not in self._found:
+            self._found[text] = self.language.steps(text)
+        steps = self._found[text]
+        return steps if steps[-1].output == one_line(str(record["output"])) else None
 
 
-def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """The JSON form of steps: ``[{"input": ..., "output": ...}, ...]``."""
-    return [step.to_json() for step in steps]
+def steps_json(steps: Sequence[Step] | None) -> list[dict[str, Any]] | None:
+    """The JSON form of steps: ``[{"input": ..., "output": ...}, ...]`` (None: none)."""
+    return None if steps is None else [step.to_json() for step in steps]
 
 
 def worked_text(steps: Sequence[Step]) -> str:

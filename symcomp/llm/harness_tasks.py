@@ -46,7 +46,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
-from symcomp.core.steps import ANSWER_PATTERN, FIELD, record_steps, steps_json, worked_text
+from symcomp.core.steps import ANSWER_PATTERN, FIELD, RecordSteps, Step, steps_json, worked_text
 from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
@@ -197,9 +197,9 @@ class _Context:
         if language is not None and options.fresh_words is not None:
             self.written, self.fresh_entry = fresh_renaming(folder, options.fresh_words)
             self.shown = self.written.with_fresh_words(options.fresh_words)  # parses new words
-        self.steps_in: Language | None = None  # the language whose steps the items show
+        self.steps_of: RecordSteps | None = None  # the steps the items show
         if options.steps:
-            self.steps_in = steps_language(folder, options.fresh_words)
+            self.steps_of = RecordSteps(steps_language(folder, options.fresh_words))
         self.reader: Any = None
         if self.shown is not None and options.shots and options.select != "random":
             from symcomp.dbca.demonstrations import StructureReader
@@ -219,7 +219,7 @@ def _build_task(context: _Context, name: str, prefix: str) -> _Task:
     train = context.renamed(_distinct(test.train))
     items = context.renamed(test.test)
     nli = is_nli([*train, *items])
-    prompt = PROMPTS["nli" if nli else "worked" if context.steps_in else "sequence"]
+    prompt = PROMPTS["nli" if nli else "worked" if context.steps_of else "sequence"]
     choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
     digest = test.digest
     shared = {"test": name, "suite": digest, "fresh_words": options.fresh_words}
@@ -267,11 +267,14 @@ def _document(record: Record, choices: Sequence[str], shared: Mapping[str, Any])
 
 
 def _worked(context: _Context, record: Record, doc: dict[str, Any]) -> dict[str, Any]:
-    """A document with its gold steps and its worked text, when the export has steps."""
-    if context.steps_in is None or "target" not in doc:
+    """A document with its gold steps and its worked text, when the export has steps; a
+    record whose output is not the language's interpretation of its input (an exception
+    to learn) has none, and its worked text is its answer line alone."""
+    if context.steps_of is None or "target" not in doc:
         return doc
-    steps = record_steps(context.steps_in, record)
-    return {**doc, FIELD: steps_json(steps), "worked": worked_text(steps)}
+    steps = context.steps_of(record)
+    worked = worked_text(steps or [Step(doc["input"], doc["target"])])
+    return {**doc, FIELD: steps_json(steps), "worked": worked}
 
 
 def _one_line(text: Any) -> str:
@@ -444,6 +447,15 @@ def _generation(task: _Task) -> dict[str, Any]:
     }
 
 
+def _without_steps(task: _Task) -> dict[str, Any]:
+    """How many documents of a worked task have no steps (their output is not the
+    language's interpretation of their input), per part; nothing for a task without steps."""
+    parts = {"train": task.train, "test": task.items}
+    if not any(FIELD in doc for docs in parts.values() for doc in docs):
+        return {}
+    return {"without_steps": {p: sum(d[FIELD] is None for d in docs) for p, docs in parts.items()}}
+
+
 def _manifest(
     folder: Suite,
     tasks: Sequence[_Task],
@@ -477,6 +489,7 @@ def _manifest(
                 "train": len(task.train),
                 "output_type": "multiple_choice" if task.choices else "generate_until",
                 "coverage": task.coverage,
+                **_without_steps(task),
             }
             for task in tasks
         },

@@ -17,7 +17,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
-from symcomp.core.steps import FIELD, check_steps, record_steps, steps_json
+from symcomp.core.steps import FIELD, RecordSteps, steps_json
 from symcomp.data.export import ExportConfig, ExportSource, write_export
 from symcomp.errors import DataError
 from symcomp.suites.reading import Suite
@@ -39,7 +39,7 @@ def suite_source(
     configs = []
     hasher = hashlib.sha256(b"" if fresh_words is None else f"fresh {fresh_words}\0".encode())
     renaming = None if fresh_words is None else fresh_renaming(folder, fresh_words)
-    stepping = steps_language(folder, fresh_words) if steps else None
+    stepping = RecordSteps(steps_language(folder, fresh_words)) if steps else None
     if steps:
         hasher.update(b"steps\0")
     for name in chosen:
@@ -88,12 +88,10 @@ def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
 def steps_language(folder: Suite, fresh_words: int | None = None) -> Language:
     """The language whose worked steps an export of ``folder`` shows: the suite's, in the
     output format its records are written in, in the fresh words of ``fresh_words`` when
-    given; a :class:`DataError` for a suite without a language or a language without steps
-    (naming those with steps)."""
+    given (:class:`~symcomp.core.steps.RecordSteps` refuses one without steps); a
+    :class:`DataError` for a suite without a language."""
     written, _ = _as_written(folder, "worked steps need a language's parser and semantics")
-    shown = written if fresh_words is None else written.with_fresh_words(fresh_words)
-    check_steps(shown)
-    return shown
+    return written if fresh_words is None else written.with_fresh_words(fresh_words)
 
 
 def _as_written(folder: Suite, why: str) -> tuple[Language, str | None]:
@@ -108,9 +106,10 @@ def _as_written(folder: Suite, why: str) -> tuple[Language, str | None]:
     return as_written(language, folder.pool(next(iter(folder.tests))))
 
 
-def with_steps(language: Language, records: Sequence[Record]) -> list[Record]:
-    """The records, each with its worked ``steps`` (JSON) in ``language``."""
-    return [{**r, FIELD: steps_json(record_steps(language, r))} for r in records]
+def with_steps(steps: RecordSteps, records: Sequence[Record]) -> list[Record]:
+    """The records, each with its worked ``steps`` (JSON; null where its output is not the
+    language's interpretation of its input)."""
+    return [{**r, FIELD: steps_json(steps(r))} for r in records]
 
 
 def export_suite(
