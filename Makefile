@@ -32,6 +32,27 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python .ci/warm_bytecode.py
 	touch $(STAMP)
 
+# the worked SCAN export's first training item as a demonstration, and a model's answer to its
+# first test item: the gold steps with the last step's sub-answer one action too long,
+# written as a harness sample file
+define WORKED_ANSWER
+import json, pathlib, re
+from symcomp.core.steps import ANSWER_PATTERN
+shown = json.loads(open("$(DEMO)/scan-worked/data/mcd/train.jsonl").readline())
+print("-- a worked demonstration:\nInput: " + shown["input"] + "\n" + shown["worked"])
+doc = json.loads(open("$(DEMO)/scan-worked/data/mcd/test.jsonl").readline())
+print("-- a test item: Input: " + doc["input"])
+lines = doc["worked"].split("\n")
+lines[-2] = lines[-2] + " I_JUMP" if len(lines) > 1 else lines[-2]
+answer = "\n".join(lines)
+print("-- a model's answer:\n" + answer)
+run = pathlib.Path("$(DEMO)/scan-worked-run")
+run.mkdir(exist_ok=True)
+sample = {"doc_id": 0, "doc": doc, "resps": [[answer]], "filtered_resps": [re.findall(ANSWER_PATTERN, answer)[0].strip()]}
+(run / "samples_symcomp_scan_mcd_mcd_demo.jsonl").write_text(json.dumps(sample) + "\n")
+endef
+export WORKED_ANSWER
+
 demo: $(STAMP)
 	@echo "== symcomp languages"
 	$(BIN)/symcomp languages
@@ -58,6 +79,12 @@ demo: $(STAMP)
 	@echo "   then: symcomp evaluate $(DEMO)/scan-mcd --predictions OUT; see docs/llm.md)"
 	$(BIN)/symcomp export $(DEMO)/scan-mcd --format lm-eval --shots 4 --select cover --fresh-words 0 --out $(DEMO)/scan-lm-eval --overwrite
 	$(BIN)/python -c "import json; m = json.load(open('$(DEMO)/scan-lm-eval/manifest.json')); print('fresh words:', m['fresh_words']['mapping']); [print(t, {k: round(v['mean'], 3) for k, v in e['coverage'].items()}) for t, e in m['tasks'].items()]"
+	@echo "== worked steps: the MCD suite as worked harness tasks (each demonstration shows its steps, then its answer);"
+	@echo "   one demonstration, then a model's answer to a test item (written here, one sub-answer wrong) checked against the grammar"
+	$(BIN)/symcomp export $(DEMO)/scan-mcd --format lm-eval --steps --out $(DEMO)/scan-worked --overwrite
+	$(BIN)/python -c "$$WORKED_ANSWER"
+	$(BIN)/symcomp evaluate $(DEMO)/scan-mcd --predictions $(DEMO)/scan-worked-run --limit 1
+	$(BIN)/symcomp evaluate $(DEMO)/scan-mcd --predictions $(DEMO)/scan-worked-run --limit 1 --json | $(BIN)/python -c "import json, sys; print('first wrong step:', json.load(sys.stdin)['tests']['mcd']['steps']['first_wrong'])"
 	@echo "== Your own data: a COGS-style TSV (sentence -> logical form; parts train, dev, test, gen) and a CoNLL-U treebank, written by symcomp itself"
 	$(BIN)/python -c "from pathlib import Path; from symcomp.data.corpus.samples import write_samples; write_samples(Path('$(DEMO)/own'))"
 	$(BIN)/symcomp import --part train=$(DEMO)/own/train.tsv --part dev=$(DEMO)/own/dev.tsv --part test=$(DEMO)/own/test.tsv --part gen=$(DEMO)/own/gen.tsv --compounds grammar:$(DEMO)/own/lf.lark --on output --extractor-option tokens=true --out $(DEMO)/own/cogs --overwrite

@@ -297,6 +297,14 @@ def stats(pool: Path, as_json: bool) -> None:
 @click.option(
     "--task-prefix", help="lm-eval: start of every task name (default: symcomp_SUITENAME)."
 )
+@click.option(
+    "--steps",
+    is_flag=True,
+    help="Worked steps of every item of a suite (its constituents that are inputs too, each "
+    "with its meaning; docs/llm.md): lm-eval demonstrations show them before their answer "
+    "and the model writes its own, which `symcomp evaluate` checks; hf and genbench records "
+    "get a steps field.",
+)
 @click.pass_context
 def export(
     ctx: click.Context,
@@ -314,38 +322,22 @@ def export(
     fresh_words: int | None,
     data_root: str | None,
     task_prefix: str | None,
+    steps: bool,
 ) -> None:
     """Export SOURCE (a pool, a pool with --split files, or a suite: one configuration per
     test) as TSV, .src/.tgt, a Hugging Face datasets folder, a GenBench task or
     lm-evaluation-harness tasks (a suite only)."""
-    from symcomp.data.export import pool_source, write_export
+    from symcomp.data.export import write_export
     from symcomp.llm.harness_tasks import HarnessOptions
-    from symcomp.suites.exporting import suite_source
-    from symcomp.suites.reading import Suite
 
-    options = HarnessOptions(shots, select, seed, instruction, fresh_words, data_root, task_prefix)
+    options = HarnessOptions(
+        shots, select, seed, instruction, fresh_words, data_root, task_prefix, steps=steps
+    )
     if fmt == "lm-eval":
         _export_lm_eval(ctx, source, out, tests, overwrite, options)
         return
     _refuse_harness_flags(options, fmt)
-    if Suite.is_suite(source):
-        if splits:
-            raise UserError(
-                f"{source} is a suite: its tests are the splits; drop --split (or give the "
-                f"pool the splits were made from)."
-            )
-        data = suite_source(Suite.read(source), tests or None, fresh_words=options.fresh_words)
-        target = out or source.resolve().with_name(f"{source.resolve().name}.{fmt}")
-    else:
-        if tests or options.fresh_words is not None:
-            flag = "--test" if tests else "--fresh-words"
-            raise UserError(
-                f"{flag} applies to a suite, and {source} is not a suite (make one with "
-                f"`symcomp suite from-splits`, or a renamed suite with `symcomp suite NAME "
-                f"--fresh-words SEED`)."
-            )
-        data = pool_source(source, named_splits(splits))
-        target = out or source / "export" / fmt
+    data, target = _file_source(source, fmt, splits, tests, out, options)
     total = sum(len(rows) for config in data.configs for rows in config.parts.values())
     with progress(ctx, total, f"export {fmt}") as step:
         written = write_export(
@@ -353,6 +345,44 @@ def export(
         )
     shown = ", ".join(config.name for config in data.configs)
     click.echo(f"exported {source} ({shown}) as {fmt} to {written}")
+
+
+def _file_source(
+    source: Path,
+    fmt: str,
+    splits: tuple[Path, ...],
+    tests: tuple[str, ...],
+    out: Path | None,
+    options: Any,
+) -> tuple[Any, Path]:
+    """What a file format exports (a suite's tests, or a pool and its splits) and where."""
+    from symcomp.data.export import pool_source
+    from symcomp.suites.exporting import suite_source
+    from symcomp.suites.reading import Suite
+
+    if options.steps and fmt not in ("hf", "genbench"):
+        raise UserError(
+            f"--steps adds a field to JSON records (hf, genbench) or makes lm-eval tasks "
+            f"worked; {fmt} writes an input and an output per line: drop --steps."
+        )
+    if Suite.is_suite(source):
+        if splits:
+            raise UserError(
+                f"{source} is a suite: its tests are the splits; drop --split (or give the "
+                f"pool the splits were made from)."
+            )
+        data = suite_source(
+            Suite.read(source), tests or None, fresh_words=options.fresh_words, steps=options.steps
+        )
+        return data, out or source.resolve().with_name(f"{source.resolve().name}.{fmt}")
+    if tests or options.fresh_words is not None or options.steps:
+        flag = "--test" if tests else "--steps" if options.steps else "--fresh-words"
+        raise UserError(
+            f"{flag} applies to a suite, and {source} is not a suite (make one with "
+            f"`symcomp suite from-splits`, or a renamed suite with `symcomp suite NAME "
+            f"--fresh-words SEED`)."
+        )
+    return pool_source(source, named_splits(splits)), out or source / "export" / fmt
 
 
 # the options of --format lm-eval alone (fresh words serve every format): field -> flag

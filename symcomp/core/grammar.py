@@ -72,6 +72,7 @@ class Grammar:
         self.rule_sources = scan_rules(text)
         self.aliases = self._check_aliases()
         self.lark, self.parser_kind = self._compile()
+        self._positioned: lark.Lark | None = None  # parse_with_positions's parser, made on use
         # with words in several classes the parser compiles a rewritten grammar; the sampler
         # and the checks read the rules and terminals as written
         structure = self._structure() if self.lark_text != text else self.lark
@@ -177,6 +178,19 @@ class Grammar:
         return terminal
 
     # -- validation ------------------------------------------------------------------------
+
+    def parse_with_positions(self, text: str) -> lark.Tree[Any]:
+        """:meth:`parse`, each node's ``meta`` holding where its text starts and ends in
+        ``text`` (``start_pos``, ``end_pos``; keywords the tree drops included): what the
+        worked steps of an input (:mod:`symcomp.core.constituents`) cut the input by. The
+        parser is compiled on first use; the tree is :meth:`parse`'s."""
+        if self._positioned is None:
+            options = {**self._options(), "propagate_positions": True}
+            self._positioned = lark.Lark(self.lark_text, parser=self.parser_kind, **options)
+        try:
+            return self._positioned.parse(text)
+        except UnexpectedInput as error:
+            raise ParseError(self._describe_parse_error(text, error)) from None
 
     def _at(self, line: int) -> str:
         return f"{self.source}:{line}"

@@ -36,6 +36,7 @@ from lark.exceptions import VisitError
 
 from symcomp._util import Record, Seed, make_rng
 from symcomp.core.abstraction import PatternAbstraction
+from symcomp.core.constituents import Step, StepFinder
 from symcomp.core.derivation import node_link_to_dag, tree_metrics, tree_to_node_link
 from symcomp.core.example import Example
 from symcomp.core.fresh_strings import FreshWords, Renamable, class_words, literals
@@ -128,6 +129,7 @@ class Language:
         functions = grammar.sidecar.functions
         self.functions = frozenset(functions) if functions is not None else None
         self.fresh_words: FreshWords | None = None  # set by with_fresh_words
+        self._step_finder: StepFinder | None = None  # read from the grammar on first use
         self._check_semantics()
 
     # -- construction ----------------------------------------------------------------------
@@ -433,6 +435,34 @@ class Language:
             offered = f"formats: {', '.join(formats)}" if formats else "it writes one format only"
             raise DataError(f"{self.name} has no output format {output!r}; {offered}.")
         raise NotImplementedError(f"{type(self).__name__} lists {output!r} but cannot write it")
+
+    def has_steps(self) -> bool:
+        """True when :meth:`steps` writes worked steps: by default, when a constituent of an
+        input can itself be an input (:attr:`StepFinder.has_steps`). A language that
+        overrides :meth:`steps` says here whether it has them."""
+        return self._steps().has_steps
+
+    def steps(self, text: str) -> list[Step]:
+        """The worked steps of an input: the constituents of its parse that are inputs
+        themselves, innermost first, each with its meaning as an input in the output format,
+        the last being ``text`` and its output (:mod:`symcomp.core.constituents`; callers
+        ask :func:`symcomp.core.steps.steps_of`, which refuses a language without steps).
+
+        The default is derived from the grammar and the semantics and needs a semantics that
+        composes bottom-up; override where a language defines its sub-problems otherwise.
+
+        >>> import symcomp
+        >>> [(s.input, s.output) for s in symcomp.get_language("arithmetic").steps("× 2 + 14 3")]
+        [('+ 14 3', '17'), ('× 2 + 14 3', '34')]
+        """
+        return self._steps().steps(text)
+
+    def _steps(self) -> StepFinder:
+        if self._step_finder is None:
+            plans = self.sampler.plans
+            finder = StepFinder(self.grammar, plans, self.semantics, self.evaluate, self.render)
+            self._step_finder = finder
+        return self._step_finder
 
     def renamable(self) -> Renamable | None:
         """The word classes fresh words may replace (:mod:`symcomp.core.fresh_strings`), or None

@@ -21,8 +21,9 @@ parts (train, dev, test), written in one of these formats:
     hash of their content's source because ``datasets`` caches local folders by folder name
     and declared files: two exports both named ``hf`` would otherwise share one cache entry.
 ``genbench``
-    A GenBench task (``config.jsonnet`` plus JSON lines with ``input`` and ``target``): one
-    task for one configuration, else a task with one subtask folder per configuration.
+    A GenBench task (``config.jsonnet`` plus JSON lines with ``input`` and ``target``, and
+    ``steps`` where the records have worked steps): one task for one configuration, else a
+    task with one subtask folder per configuration.
 
 Line formats cannot hold a TAB or newline inside a field (CFQ's SPARQL spans lines):
 ``join_lines`` joins every field's lines with single spaces first, as CFQ's preprocessing
@@ -655,11 +656,14 @@ def _genbench_row(
             "target_options": list(labels),
             "id": record.get("id"),
         }
-    return {
+    row: dict[str, Any] = {
         "input": transform(str(record["input"])),
         "target": transform(str(record["output"])),
         "id": record.get("id"),
     }
+    if "steps" in record:  # worked steps (symcomp.core.steps), as they are
+        row["steps"] = record["steps"]
+    return row
 
 
 def genbench_config(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp.core.steps import FIELD as STEPS
 from symcomp.errors import DataError
 from symcomp.metrics.predictions import Predictions, natural_key, text_lines
 from symcomp.metrics.report import PredictionSource
@@ -37,6 +38,7 @@ class _Answers:
     and the fresh-words seed of the export."""
 
     by_doc: dict[int, tuple[str, str]] = field(default_factory=dict)  # doc_id -> (id, answer)
+    written: dict[str, str] = field(default_factory=dict)  # id -> whole answer (worked steps)
     fresh_words: int | None = None
     where: str = ""
 
@@ -99,6 +101,7 @@ def harness_source(location: Path, suite: Suite, *, limit: int | None = None) ->
         per_test=per_test,
         limits=limits,
         fresh_words=seeds.pop() if seeds else None,
+        written={test: found.written for test, found in answers.items() if found.written},
     )
 
 
@@ -156,6 +159,16 @@ def _add(answers: dict[str, _Answers], sample: Mapping[str, Any], where: str, su
             f"was in {found.where}); score one run at a time."
         )
     found.by_doc[index] = (str(doc["id"]), answer)
+    if STEPS in doc:  # a worked export: the whole generation holds the model's steps
+        found.written[str(doc["id"])] = _generated(sample.get("resps", ""))
+
+
+def _generated(resps: Any) -> str:
+    """The whole generated text of a sample (``resps``: a list per request, of one text);
+    an answer the harness did not log reads as no answer, never as an error."""
+    while isinstance(resps, list) and resps:
+        resps = resps[0]
+    return resps if isinstance(resps, str) else ""
 
 
 def _doc_id(value: Any, where: str) -> int:

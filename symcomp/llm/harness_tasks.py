@@ -24,6 +24,12 @@ item's input (:mod:`symcomp.dbca.demonstrations`) and written into the item's
 The manifest records, per test, the share of each item's coverable structures that its
 demonstrations hold under each method.
 
+With ``steps`` (worked demonstrations, :mod:`symcomp.core.steps`) every document also carries
+its gold ``steps`` and its ``worked`` text (steps, then the answer line); a demonstration shows
+the worked text, the model writes its own steps and answer, generation stops at the blank
+line after the answer (or at a next ``Input:``), and the harness's ``regex`` filter takes the
+answer line: the task's ``exact_match`` is answer accuracy.
+
 Every document carries the suite's identity (``test``, and ``suite``: the test's sha256), so
 that ``symcomp evaluate`` can refuse a sample file of another suite.
 """
@@ -40,6 +46,7 @@ from typing import Any
 from symcomp._util import Record
 from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
+from symcomp.core.steps import ANSWER_PATTERN, FIELD, RecordSteps, Step, steps_json, worked_text
 from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
@@ -56,11 +63,10 @@ from symcomp.llm.prompts import (
     DEMONSTRATIONS,
     FEWSHOT_DELIMITER,
     PROMPTS,
-    TARGET_DELIMITER,
     Prompt,
     demonstration_block,
 )
-from symcomp.suites.exporting import fresh_renaming
+from symcomp.suites.exporting import fresh_renaming, steps_language
 from symcomp.suites.reading import Suite
 
 FORMAT = "symcomp.export.lm-eval/1"
@@ -82,7 +88,8 @@ class HarnessOptions:
     (the same mapping for items and demonstrations); ``data_root`` is where the harness will
     find the ``data`` folder (default: the export folder, as an absolute path: the harness
     reads ``data_files`` relative to its working directory); ``prefix`` starts every task
-    name (default ``symcomp_`` and the suite folder's name)."""
+    name (default ``symcomp_`` and the suite folder's name); ``steps`` makes the tasks worked
+    (demonstrations show their steps, then their answer; see the module)."""
 
     shots: int = 0
     select: str = "random"
@@ -91,6 +98,7 @@ class HarnessOptions:
     fresh_words: int | None = None
     data_root: str | None = None
     prefix: str | None = None
+    steps: bool = False
 
     def __post_init__(self) -> None:
         if self.shots < 0:
@@ -189,6 +197,9 @@ class _Context:
         if language is not None and options.fresh_words is not None:
             self.written, self.fresh_entry = fresh_renaming(folder, options.fresh_words)
             self.shown = self.written.with_fresh_words(options.fresh_words)  # parses new words
+        self.steps_of: RecordSteps | None = None  # the steps the items show
+        if options.steps:
+            self.steps_of = RecordSteps(steps_language(folder, options.fresh_words))
         self.reader: Any = None
         if self.shown is not None and options.shots and options.select != "random":
             from symcomp.dbca.demonstrations import StructureReader
@@ -208,12 +219,12 @@ def _build_task(context: _Context, name: str, prefix: str) -> _Task:
     train = context.renamed(_distinct(test.train))
     items = context.renamed(test.test)
     nli = is_nli([*train, *items])
-    prompt = PROMPTS["nli" if nli else "sequence"]
+    prompt = PROMPTS["nli" if nli else "worked" if context.steps_of else "sequence"]
     choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
     digest = test.digest
     shared = {"test": name, "suite": digest, "fresh_words": options.fresh_words}
-    train_docs = [_document(r, choices, shared) for r in train]
-    item_docs = [_document(r, choices, shared) for r in items]
+    train_docs = [_worked(context, r, _document(r, choices, shared)) for r in train]
+    item_docs = [_worked(context, r, _document(r, choices, shared)) for r in items]
     coverage: dict[str, Any] = {}
     if options.shots and items and not train:
         coverage = {"note": "no training part: exported without demonstrations"}
@@ -253,6 +264,17 @@ def _document(record: Record, choices: Sequence[str], shared: Mapping[str, Any])
         doc["target"] = _one_line(record["output"])
     doc[DEMONSTRATIONS] = ""
     return {**doc, **shared}
+
+
+def _worked(context: _Context, record: Record, doc: dict[str, Any]) -> dict[str, Any]:
+    """A document with its gold steps and its worked text, when the export has steps; a
+    record whose output is not the language's interpretation of its input (an exception
+    to learn) has none, and its worked text is its answer line alone."""
+    if context.steps_of is None or "target" not in doc:
+        return doc
+    steps = context.steps_of(record)
+    worked = worked_text(steps or [Step(doc["input"], doc["target"])])
+    return {**doc, FIELD: steps_json(steps), "worked": worked}
 
 
 def _one_line(text: Any) -> str:
@@ -380,7 +402,7 @@ def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, An
         "fewshot_split": "train",
         "num_fewshot": options.shots if harness_draws else 0,
         "doc_to_text": task.prompt.doc_to_text,
-        "target_delimiter": TARGET_DELIMITER,
+        "target_delimiter": task.prompt.delimiter,
         "fewshot_delimiter": FEWSHOT_DELIMITER,
     }
     if not task.train:
@@ -396,28 +418,42 @@ def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, An
         }
     else:
         config |= _generation(task)
+    if task.prompt.kind == "worked":  # demonstrations show their steps; the answer is scored
+        config["fewshot_config"] = {"doc_to_target": task.prompt.answer_field}
     config["metadata"] = {"version": 1.0, "symcomp_test": task.test}
     return config
 
 
 def _generation(task: _Task) -> dict[str, Any]:
-    longest = max(len(str(doc["target"]).split()) for doc in task.items)
+    worked = task.prompt.kind == "worked"
+    field = task.prompt.answer_field if worked else "target"
+    longest = max(len(str(doc[field]).split()) for doc in task.items)
+    # worked answers span lines: stop at the blank line after the answer, as demonstrations
+    # end, or at a next input; then the answer line is the one scored
+    first: dict[str, Any] = {"function": "remove_whitespace"}
+    name = "remove_whitespace"
+    if worked:
+        first, name = {"function": "regex", "regex_pattern": ANSWER_PATTERN}, "answer"
     return {
         "output_type": "generate_until",
         "doc_to_target": "target",
         "generation_kwargs": {
-            "until": ["\n"],
+            "until": [FEWSHOT_DELIMITER, "\nInput:"] if worked else ["\n"],
             "do_sample": False,
             "max_gen_toks": max(MIN_GEN_TOKENS, TOKENS_PER_WORD * longest),
         },
-        "filter_list": [
-            {
-                "name": "remove_whitespace",
-                "filter": [{"function": "remove_whitespace"}, {"function": "take_first"}],
-            }
-        ],
+        "filter_list": [{"name": name, "filter": [first, {"function": "take_first"}]}],
         "metric_list": [{"metric": "exact_match", "aggregation": "mean", "higher_is_better": True}],
     }
+
+
+def _without_steps(task: _Task) -> dict[str, Any]:
+    """How many documents of a worked task have no steps (their output is not the
+    language's interpretation of their input), per part; nothing for a task without steps."""
+    parts = {"train": task.train, "test": task.items}
+    if not any(FIELD in doc for docs in parts.values() for doc in docs):
+        return {}
+    return {"without_steps": {p: sum(d[FIELD] is None for d in docs) for p, docs in parts.items()}}
 
 
 def _manifest(
@@ -444,6 +480,7 @@ def _manifest(
             "seed": options.seed,
             "instruction": options.instruction,
             "fresh_words": options.fresh_words,
+            "steps": options.steps,
         },
         "tasks": {
             task.name: {
@@ -452,6 +489,7 @@ def _manifest(
                 "train": len(task.train),
                 "output_type": "multiple_choice" if task.choices else "generate_until",
                 "coverage": task.coverage,
+                **_without_steps(task),
             }
             for task in tasks
         },

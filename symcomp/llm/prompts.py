@@ -14,6 +14,11 @@ Output: I_JUMP I_JUMP
 >>> print(render(sequence, {"input": "walk"}, answered=False))
 Input: walk
 Output:
+>>> print(render(PROMPTS["worked"], {"input": "jump twice", "worked": "Step: jump = I_JUMP\\n"
+...                                  "Answer: I_JUMP I_JUMP"}, answered=True))
+Input: jump twice
+Step: jump = I_JUMP
+Answer: I_JUMP I_JUMP
 """
 
 from __future__ import annotations
@@ -35,9 +40,10 @@ class Prompt:
     """A task's template: ``query`` is Jinja over document fields (``{{input}}``), and the
     answer is the field ``target`` (sequences) or the choice named by ``label`` (NLI)."""
 
-    kind: str  # "sequence" (generate_until) or "nli" (multiple_choice)
+    kind: str  # "sequence" or "worked" (generate_until) or "nli" (multiple_choice)
     query: str
     answer_field: str
+    delimiter: str = TARGET_DELIMITER  # between a demonstration's query and its answer
 
     @property
     def doc_to_text(self) -> str:
@@ -48,6 +54,9 @@ class Prompt:
 PROMPTS = {
     "sequence": Prompt("sequence", "Input: {{input}}\nOutput:", "target"),
     "nli": Prompt("nli", "Premise: {{premise}}\nHypothesis: {{hypothesis}}\nLabel:", "label"),
+    # worked steps (`symcomp.core.steps`): the answer is the `worked` text, steps then answer,
+    # on the lines after the input's; the task scores the answer line alone (its `target`)
+    "worked": Prompt("worked", "Input: {{input}}\n", "worked", delimiter=""),
 }
 
 _FIELD = re.compile(r"\{\{(\w+)\}\}")
@@ -58,7 +67,7 @@ def render(prompt: Prompt, doc: Mapping[str, Any], *, answered: bool) -> str:
     target delimiter when ``answered``: a demonstration."""
     text = _FIELD.sub(lambda match: str(doc[match.group(1)]), prompt.query)
     if answered:
-        text += TARGET_DELIMITER + str(doc[prompt.answer_field])
+        text += prompt.delimiter + str(doc[prompt.answer_field])
     return text
 
 

@@ -74,6 +74,9 @@ class PredictionSource:
     per_test: Mapping[str, Predictions] | None = None
     limits: Mapping[str, int] = field(default_factory=dict)
     fresh_words: int | None = None
+    # the harness's whole written answers of a worked export (test -> item id -> text), whose
+    # steps are checked against the grammar (symcomp.metrics.steps)
+    written: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def of_model(cls, name: str, model: Model) -> PredictionSource:
@@ -205,7 +208,16 @@ class _TestScorer:
         if self.name in self.source.limits:
             total = len(self.suite.split(self.name).test)
             result["limited_to"] = {"items": len(self.test), "of": total}
+        if self.source.written.get(self.name) and self.language is not None:
+            result["steps"] = self.steps(self.language)
         return result
+
+    def steps(self, language: Language) -> dict[str, Any]:
+        """The model's written steps checked against ``language`` (:mod:`.steps`)."""
+        from symcomp.metrics.steps import steps_report
+
+        predictions = self.predict(self.test, f"test {self.name!r}")
+        return steps_report(language, self.test, predictions, self.source.written[self.name])
 
     # -- predictions -----------------------------------------------------------------------
 
@@ -512,8 +524,13 @@ ROWS: dict[str, Callable[[Mapping[str, Any]], list[Row]]] = {
 
 def card_rows(result: Mapping[str, Any]) -> list[Row]:
     """The numbers of a test on the report card: (label naming its definition, value or
-    None)."""
-    return ROWS[str(result["kind"])](result)
+    None); a worked export's steps after them."""
+    rows = ROWS[str(result["kind"])](result)
+    if "steps" in result:
+        from symcomp.metrics.steps import steps_rows
+
+        rows += steps_rows(result["steps"])
+    return rows
 
 
 def format_report_card(cards: Sequence[Mapping[str, Any]]) -> str:

@@ -92,12 +92,27 @@ def save_tiny_lm(
 
 
 def _tokenizer(vocab: dict[str, int]) -> Any:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
     core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    core.decoder = decoders.WordPiece(prefix="##")  # words joined by single spaces
+    # words between spaces, and each line break a token of its own: a worked answer spans
+    # lines, and a blank line (two breaks) ends it
+    core.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(NEWLINE, "isolated"),
+            pre_tokenizers.Split(Regex(r"[^\S\n]+"), "removed"),
+        ]
+    )
+    # words joined by single spaces, as they are (no clean-up: ` , ` stays, as PCFG writes
+    # it); a line break joined without one (WordPiece glues a `##` piece to the word before
+    # it), so that two breaks are the text "\n\n"
+    core.decoder = decoders.Sequence(
+        [
+            decoders.Replace(NEWLINE, "##" + NEWLINE),
+            decoders.WordPiece(prefix="##", cleanup=False),
+        ]
+    )
     return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
         tokenizer_object=core,
         unk_token="<unk>",
