@@ -18,6 +18,7 @@ from symcomp.cli.app import (
     working,
 )
 from symcomp.data.artifacts import json_text
+from symcomp.data.signals import expect_output
 
 if TYPE_CHECKING:
     from symcomp.core.language import Language
@@ -351,6 +352,7 @@ def export(
             )
         data = pool_source(source, named_splits(splits))
         target = out or source / "export" / fmt
+    expect_output(target)  # the default --out too: the command is done once it is in place
     total = sum(len(rows) for config in data.configs for rows in config.parts.values())
     with progress(ctx, total, f"export {fmt}") as step:
         written = write_export(
@@ -400,6 +402,7 @@ def _export_lm_eval(
             f"make one with `symcomp suite` or `symcomp suite from-splits`."
         )
     target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
+    expect_output(target)  # the default --out too: the command is done once it is in place
     with working(ctx, "export lm-eval") as note:
         written = export_lm_eval(
             source,
