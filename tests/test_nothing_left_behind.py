@@ -1,7 +1,7 @@
 """A command refused, or one that fails, leaves nothing it made: no output folder (nor the
 folders above it that it made), and no reproduction still claimed complete.
 
-Issue 48: the same kind as its item 11, elsewhere.
+Issue 48's item 11 (a task-name prefix too long for a file name) and the same kind elsewhere.
 """
 
 from __future__ import annotations
@@ -25,6 +25,26 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = root / "suite"
     assert run_here("suite", "from-splits", pool, split, "--out", out, "--no-export")[0] == 0
     return out
+
+
+def test_a_task_prefix_too_long_for_a_file_name_is_refused_and_leaves_nothing(
+    suite: Path, tmp_path: Path
+) -> None:
+    """Item 11: the message says the prefix is too long and how long it may be; the output
+    folder (and the folders made for it) do not appear."""
+    out = tmp_path / "made" / "for" / "it"
+    code, output = run_here(
+        "export", suite, "--format", "lm-eval", "--task-prefix", "p" * 260, "--out", out
+    )
+    assert code == 2, output
+    assert "the task-name prefix is too long (260 characters)" in output
+    assert "give a prefix of at most" in output and "File name too long" not in output
+    assert list(tmp_path.iterdir()) == []
+    longest = int(output.split("at most ")[1].split(" ")[0])
+    code, output = run_here(
+        "export", suite, "--format", "lm-eval", "--task-prefix", "p" * longest, "--out", out
+    )
+    assert code == 0, output  # the limit it gives is the limit
 
 
 def test_an_output_folder_is_removed_when_preparing_it_fails(tmp_path: Path) -> None:
