@@ -245,6 +245,7 @@ def killed_while_extracting(
     return folder / "f1", folder / "f2"
 
 
+@pytest.mark.signals
 def test_a_killed_worker_is_replaced_and_changes_nothing(corpus: Path, tmp_path: Path) -> None:
     one, two = killed_while_extracting(corpus / "scan", 170, tmp_path, "--jobs", 2)  # shard 2
     assert tree(one) == tree(two)

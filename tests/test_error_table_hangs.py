@@ -82,6 +82,7 @@ def test_an_unreachable_ray_cluster_fails_in_seconds(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.signals
 @pytest.mark.parametrize(
     ("sig", "code", "said"),
     [

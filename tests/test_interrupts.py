@@ -10,14 +10,16 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.children import holds_lock, paused, run_here, start, wait_for
+from tests.children import freeze, holds_lock, paused, run_here, start, stop_at, wait_for
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.signals,
+]
 
 
 def temporaries(folder: Path) -> list[Path]:
@@ -50,19 +52,30 @@ def test_generate_keeps_the_previous_pool(tmp_path: Path, sig: int, code: int) -
     process = start(
         "generate", "pcfg-set", "--n", 400_000, "--jobs", 2, "--out", out, "--overwrite"
     )
-    wait_for(lambda: any(out.glob(".examples.jsonl.*.tmp")))
-    process.send_signal(sig)
+    stop_at(process, lambda: drawing(out), sig, what="drawing the pool")
     assert process.wait(timeout=60) == code, process.stderr.read() if process.stderr else ""
     assert sha(out / "examples.jsonl") == before
     assert sorted(p.name for p in out.iterdir()) == ["examples.jsonl", "manifest.json"]
     wait_for(lambda: not survivors(str(out)), seconds=10)  # no orphan workers
 
 
+def drawing(out: Path) -> bool:
+    """The pool in ``out`` is being drawn: its examples file is being written aside (and
+    the manifest, written once they are complete, is not)."""
+    return any(out.glob(".staging-*.tmp/.examples.jsonl.*.tmp")) and not any(
+        out.glob(".staging-*.tmp/*manifest.json*")
+    )
+
+
 def test_suite_leaves_nothing_half_built(tmp_path: Path) -> None:
     out = tmp_path / "suite"
     process = start("suite", "pcfg-set", "--n", 60_000, "--out", out)
-    wait_for(lambda: any(p.name.startswith(".suite.") for p in tmp_path.iterdir()))
-    process.send_signal(signal.SIGTERM)
+
+    def building() -> bool:  # its folder, assembled beside --out, has no manifest yet
+        work = [p for p in tmp_path.glob(".suite.*") if p.is_dir()]
+        return bool(work) and not any((p / "manifest.json").exists() for p in work)
+
+    stop_at(process, building, signal.SIGTERM, what="building the suite")
     assert process.wait(timeout=60) == 143
     assert list(tmp_path.iterdir()) == []
 
@@ -71,10 +84,9 @@ def test_verify_stops_its_workers(tmp_path: Path) -> None:
     pool = tmp_path / "pairs"
     assert start("generate", "monotonicity", "--n", 4000, "--out", pool).wait(timeout=120) == 0
     process = start("verify", pool, "--jobs", 2)
-    # the workers are proving (a fixed sleep was either before symcomp had started on a loaded
-    # machine, or after it had finished on a quiet one)
-    wait_for(lambda: len(survivors(str(pool))) >= 3 or process.poll() is not None)
-    process.send_signal(signal.SIGTERM)
+    # the workers are proving: stopped there (a fixed sleep was either before symcomp had
+    # started on a loaded machine, or after it had finished on a quiet one)
+    stop_at(process, lambda: len(survivors(str(pool))) >= 3, signal.SIGTERM, what="proving")
     assert process.wait(timeout=60) == 143
     wait_for(lambda: not survivors(str(pool)), seconds=10)
 
@@ -83,8 +95,8 @@ def test_two_commands_cannot_write_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "pool"
     first = start("generate", "pcfg-set", "--n", 300_000, "--out", out)
     lock = out / ".symcomp.lock"
-    wait_for(lambda: holds_lock(lock))
-    with paused(first, lambda: holds_lock(lock)):
+    wait_for(lambda: holds_lock(lock) and drawing(out))
+    with paused(first, lambda: holds_lock(lock) and drawing(out)):
         second = start("generate", "scan", "--n", 5, "--out", out, "--overwrite")
         assert second.wait(timeout=120) == 2
         assert second.stderr is not None
@@ -107,8 +119,12 @@ def test_a_killed_training_run_resumes_exactly(tmp_path: Path) -> None:
     assert run_here("train", suite / "random", *settings, "--out", whole)[0] == 0
     cut = tmp_path / "cut"
     process = start("train", suite / "random", *settings, "--out", cut)
-    wait_for(lambda: (cut / "metrics.jsonl").is_file() and (cut / "resume.pt").is_file())
-    process.send_signal(signal.SIGTERM)
+
+    def between_checkpoints() -> bool:  # after the first epoch's, before the run is finished
+        saved = (cut / "metrics.jsonl").is_file() and (cut / "resume.pt").is_file()
+        return saved and not (cut / "summary.json").exists()
+
+    stop_at(process, between_checkpoints, signal.SIGTERM, what="training")
     assert process.wait(timeout=120) == 143
     assert not list(cut.rglob("*.partial")) and not list(cut.rglob(".*.tmp"))
     assert run_here("train", suite / "random", *settings, "--out", cut, "--resume")[0] == 0
@@ -130,6 +146,22 @@ def test_a_killed_training_run_resumes_exactly(tmp_path: Path) -> None:
     ).read_text()
 
 
+def dispositions(pid: int) -> tuple[set[int], set[int]]:
+    """The signals process ``pid`` ignores and those it catches (its handlers), from the
+    kernel's masks in /proc/PID/status."""
+    fields = dict(
+        line.split(":\t", 1)
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+        if ":\t" in line
+    )
+
+    def numbers(mask: str) -> set[int]:
+        bits = int(mask.strip(), 16)
+        return {number for number in range(1, 65) if bits >> (number - 1) & 1}
+
+    return numbers(fields["SigIgn"]), numbers(fields["SigCgt"])
+
+
 def test_a_background_job_ignores_ctrl_c_and_stops_on_term(tmp_path: Path) -> None:
     """Started with SIGINT ignored (``cmd &`` in a script), symcomp keeps ignoring it (README)."""
     out = tmp_path / "pool"
@@ -140,10 +172,12 @@ def test_a_background_job_ignores_ctrl_c_and_stops_on_term(tmp_path: Path) -> No
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=ignore_ctrl_c)
-    wait_for(lambda: any(out.glob(".examples.jsonl.*.tmp")))
-    process.send_signal(signal.SIGINT)
-    time.sleep(1)
-    assert process.poll() is None  # still generating
-    process.send_signal(signal.SIGTERM)
+    wait_for(lambda: drawing(out) or process.poll() is not None)
+    freeze(process)  # drawing, with its handlers in place: Ctrl-C is still ignored
+    ignored, caught = dispositions(process.pid)
+    assert signal.SIGINT in ignored and signal.SIGTERM in caught
+    process.send_signal(signal.SIGINT)  # discarded by the kernel: an ignored signal
+    process.send_signal(signal.SIGTERM)  # waits until it runs again, and stops it
+    process.send_signal(signal.SIGCONT)
     assert process.wait(timeout=60) == 143
     assert not out.exists() or not any(out.iterdir())

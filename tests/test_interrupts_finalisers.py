@@ -21,7 +21,10 @@ import pytest
 
 from tests.children import digests, finish, run_here, start
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.signals,
+]
 
 STOPPER = '''\
 """Raise {signal} in a finaliser when {target} is first called."""

@@ -21,9 +21,12 @@ from pathlib import Path
 import pytest
 
 from tests import children
-from tests.children import digests, finish, holds_lock, paused, wait_for
+from tests.children import digests, finish, holds_lock, paused, stop_at, wait_for
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.signals,
+]
 
 CONFIGS = 40  # configurations of the interrupted export: long enough to catch it writing
 
@@ -59,9 +62,11 @@ def export_args(made: dict[str, Path], fmt: str, out: Path) -> list[object]:
 
 
 def writing(out: Path) -> bool:
-    """The export is being written: its staging folder holds a second configuration."""
+    """The export is being written: its staging folder holds a second configuration, and not
+    yet the manifest (written once every file is, before the export is put in place)."""
     return any(
-        (stage / "r2").exists() or (stage / "data" / "r2").exists()
+        ((stage / "r2").exists() or (stage / "data" / "r2").exists())
+        and not any(stage.glob("*manifest.json*"))
         for stage in out.glob(".staging-*.tmp")
     )
 
@@ -89,8 +94,7 @@ def test_an_interrupted_export_leaves_the_previous_one_or_none(
         before = digests(out)
         args.append("--overwrite")
     process = start(*args)
-    wait_for(lambda: writing(out) or process.poll() is not None)
-    process.send_signal(sig)
+    stop_at(process, lambda: writing(out), sig, what="writing the export")
     found, err = finish(process)
     assert found == code, err
     assert "Traceback" not in err
@@ -117,8 +121,12 @@ def test_two_splits_cannot_write_one_file(made: dict[str, Path], tmp_path: Path)
     out = tmp_path / "mcd.json"
     first = start("split", "dbca", made["pool"], "--out", out)
     lock = tmp_path / ".mcd.json.symcomp.lock"
-    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
-    with paused(first, lambda: holds_lock(lock)):
+
+    def searching() -> bool:  # holding --out, the split not yet being written
+        return holds_lock(lock) and not any(tmp_path.glob(".mcd.json.*.tmp"))
+
+    wait_for(lambda: searching() or first.poll() is not None)
+    with paused(first, searching):
         for second in (
             start("split", "random", made["pool"], "--out", out),
             start("split", "dbca", made["pool"], "--rounds", 0, "--out", out, "--overwrite"),
@@ -133,9 +141,15 @@ def test_two_suites_cannot_write_one_folder(made: dict[str, Path], tmp_path: Pat
     out = tmp_path / "suite"
     first = start("suite", "pcfg-set", "--n", 60_000, "--out", out)
     lock = tmp_path / ".suite.symcomp.lock"
-    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
+
+    def building() -> bool:  # holding --out, the suite beside it without its manifest yet
+        work = [p for p in tmp_path.glob(".suite.*") if p.is_dir()]
+        done = any((p / "manifest.json").exists() for p in work)
+        return holds_lock(lock) and bool(work) and not done
+
+    wait_for(lambda: building() or first.poll() is not None)
     split = made["splits"] / "r1.json"
-    with paused(first, lambda: holds_lock(lock)):
+    with paused(first, building):
         for second in (
             start("suite", "scan", "--out", out),
             start("suite", "from-splits", made["pool"], split, "--out", out, "--overwrite"),
@@ -150,8 +164,12 @@ def test_two_monotonicity_pools_cannot_write_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "mono"
     first = start("generate", "monotonicity", "--n", 200_000, "--out", out)
     lock = out / ".symcomp.lock"
-    wait_for(lambda: holds_lock(lock) or first.poll() is not None)
-    with paused(first, lambda: holds_lock(lock)):
+
+    def drawing() -> bool:  # holding --out, its manifest not yet written
+        return holds_lock(lock) and not any(out.glob(".staging-*.tmp/*manifest.json*"))
+
+    wait_for(lambda: drawing() or first.poll() is not None)
+    with paused(first, drawing):
         found, err = finish(
             start("generate", "monotonicity", "--n", 10, "--out", out, "--overwrite")
         )

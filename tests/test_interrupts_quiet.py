@@ -13,15 +13,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests import children
-from tests.children import wait_for
+from tests.children import stop_at, wait_for
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.signals,
+]
 
 
 def processes(marker: str) -> list[int]:
@@ -38,11 +40,12 @@ def processes(marker: str) -> list[int]:
     return found
 
 
-def interrupt(process: subprocess.Popen[str], sig: int, group: bool) -> tuple[int, str]:
-    if group:
-        os.killpg(process.pid, sig)
-    else:
-        process.send_signal(sig)
+def interrupt(
+    process: subprocess.Popen[str], marker: str, sig: int, group: bool
+) -> tuple[int, str]:
+    """Send ``sig`` (to the command, or to its whole group) while its workers are running
+    (the command and at least two of them: the workers are working); its exit and stderr."""
+    stop_at(process, lambda: len(processes(marker)) >= 3, sig, group=group, what="its workers")
     _out, err = process.communicate(timeout=120)
     return process.returncode, err
 
@@ -82,10 +85,7 @@ def test_generate_with_workers_is_quiet(tmp_path: Path, sig: int, group: bool, c
         out,
         own_group=True,
     )
-    wait_for(lambda: len(processes(str(out))) >= 3 or process.poll() is not None)
-    time.sleep(0.3)  # the workers are interpreting
-    assert process.poll() is None, "the command finished before the signal"
-    found, stderr = interrupt(process, sig, group)
+    found, stderr = interrupt(process, str(out), sig, group)
     assert_quiet(found, code, stderr)
     wait_for(lambda: not processes(str(out)), seconds=10)  # no orphan workers
 
@@ -101,10 +101,7 @@ def pairs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("sig", "group", "code"), [CASES[0], CASES[2]], ids=["int", "group-int"])
 def test_verify_with_workers_is_quiet(pairs: Path, sig: int, group: bool, code: int) -> None:
     process = children.start("verify", pairs, "--jobs", 2, own_group=True)
-    wait_for(lambda: len(processes(str(pairs))) >= 3 or process.poll() is not None)
-    time.sleep(0.5)  # the workers are proving
-    assert process.poll() is None, "the command finished before the signal"
-    found, stderr = interrupt(process, sig, group)
+    found, stderr = interrupt(process, str(pairs), sig, group)
     assert_quiet(found, code, stderr)
     wait_for(lambda: not processes(str(pairs)), seconds=10)
 

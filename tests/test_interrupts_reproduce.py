@@ -10,15 +10,18 @@ import json
 import signal
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests import children
-from tests.children import finish, paused, run_here, wait_for
+from tests.children import finish, paused, run_here, stop_at, wait_for
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+    pytest.mark.signals,
+]
 
 PAPER = ("neely2020", "--scale", "tiny", "--device", "cpu")
 RUNS = 5  # the task and four systematicity splits, one LSTM each
@@ -28,30 +31,40 @@ def start(*args: object) -> subprocess.Popen[str]:
     return children.start("-q", *args)
 
 
+def finished_runs(out: Path) -> int:
+    return len(list(out.glob("runs/*/*/summary.json")))
+
+
+def early(out: Path) -> bool:
+    """Begun (the manifest is written first) and no epoch trained yet: building the suite,
+    or starting the first run."""
+    begun = (out / "manifest.json").exists()
+    return begun and not any(out.glob("runs/*/*/metrics.jsonl"))
+
+
+def late(out: Path) -> bool:
+    """Training: a run finished, and another one not yet (so the results are far off)."""
+    return 0 < finished_runs(out) < RUNS
+
+
 @pytest.mark.parametrize(
-    ("sig", "after", "code"),
-    # early (the suite is being built) and late (runs are training), counted from the
-    # manifest, which is written first; a SIGTERM mid-way is
-    # test_two_reproductions_cannot_write_one_folder's, continued there too
-    [(signal.SIGINT, 1.5, 130), (signal.SIGTERM, 3.5, 143)],
-    ids=["int-1.5s", "term-3.5s"],
+    ("sig", "when", "code"),
+    # a SIGTERM while the first run trains is test_two_reproductions_cannot_write_one_folder's,
+    # continued there too
+    [(signal.SIGINT, early, 130), (signal.SIGTERM, late, 143)],
+    ids=["int-early", "term-late"],
 )
 def test_an_interrupted_reproduction_continues(
-    tmp_path: Path, sig: int, after: float, code: int
+    tmp_path: Path, sig: int, when: Callable[[Path], bool], code: int
 ) -> None:
     out = tmp_path / "r"
     process = start("reproduce", *PAPER, "--out", out)
-    # counted from the start of the work, not of the process: on a loaded machine the signal
-    # would otherwise arrive before Python has started symcomp and installed its handlers
-    wait_for(lambda: (out / "manifest.json").exists() or process.poll() is not None)
-    time.sleep(after)
-    process.send_signal(sig)
+    stop_at(process, lambda: when(out), sig, what=when.__name__)
     found, err = finish(process)
-    assert found in (code, 0), err  # 0: it had finished (a slow machine is never too fast)
+    assert found == code, err
     assert "Traceback" not in err
     assert not list(tmp_path.rglob("*.tmp")), "a half-written file was left"
-    if found == code:
-        assert not (out / "results.json").exists()  # no report of a reproduction not done
+    assert not (out / "results.json").exists()  # no report of a reproduction not done
     again, err = run_here("-q", "reproduce", *PAPER, "--out", out)
     assert again == 0, err
     results = json.loads((out / "results.json").read_text())
@@ -63,7 +76,7 @@ def test_two_reproductions_cannot_write_one_folder(tmp_path: Path) -> None:
     first = start("reproduce", *PAPER, "--out", out)
     manifest = out / "manifest.json"  # written first, under the lock
     wait_for(lambda: manifest.exists() or first.poll() is not None)
-    with paused(first, lambda: not (out / "results.json").exists()):
+    with paused(first, lambda: finished_runs(out) < RUNS):
         found, err = finish(start("reproduce", *PAPER, "--out", out))
         assert found == 2 and "another symcomp command is writing" in err, err
     assert finish(first)[0] == 143

@@ -63,6 +63,7 @@ def test_verify_gives_the_same_report(cluster: Any, pairs: Path) -> None:
     assert json.loads(local) == json.loads(remote)
 
 
+@pytest.mark.signals
 def test_a_killed_worker_is_replaced_and_the_report_is_complete(cluster: Any, pairs: Path) -> None:
     from symcomp.core.registry import get_language
     from symcomp.data.ray_executor import RayExecutor
@@ -83,6 +84,8 @@ def test_a_killed_worker_is_replaced_and_the_report_is_complete(cluster: Any, pa
     while not executor.actors and time.monotonic() < deadline:
         time.sleep(0.05)
     victim = ray.get(executor.actors[0].pid.remote())  # busy with the first chunks
+    os.kill(victim, signal.SIGSTOP)  # frozen, it finishes none of them: killed at work
+    assert worker.is_alive() and "report" not in found, "verified before a worker was killed"
     os.kill(victim, signal.SIGKILL)
     worker.join(timeout=300)
     assert not worker.is_alive()

@@ -62,6 +62,7 @@ def test_ray_gives_the_bytes_of_one_process(
     assert split_of(tmp_path / "local.json") == split_of(tmp_path / "ray.json")
 
 
+@pytest.mark.signals
 def test_a_killed_ray_worker_changes_nothing(cluster: Any, tmp_path: Path) -> None:
     code, output = invoke(
         "generate", "scan", "--seed", 1, "--n", 240, "--with-dag", "--out", tmp_path / "scan"

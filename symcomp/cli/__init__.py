@@ -9,6 +9,7 @@ import importlib
 import pkgutil
 
 from symcomp.cli.app import cli
+from symcomp.data.signals import end_with_command
 
 for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if _module.name != "app":
@@ -16,7 +17,9 @@ for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: one command, then the process ends (so once the command
+    is done, a stopping signal is ignored; see `symcomp.data.signals`)."""
+    end_with_command()
     cli(prog_name="symcomp")
 
 

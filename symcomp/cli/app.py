@@ -25,9 +25,12 @@ import click
 
 from symcomp.data.signals import (
     Terminated,
+    command_done,
+    expect_output,
     first_stop,
     forget_stops,
-    record_stop,
+    on_stop,
+    signals_held,
     stop_exception,
 )
 
@@ -67,16 +70,6 @@ def _interrupted(message: str, exit_code: int) -> Interrupted:
 # that fails, or even succeeds, after a stop was asked for is reported as stopped.
 
 
-def _raise_terminated(signal_number: int, frame: Any) -> None:
-    record_stop(signal_number)
-    raise Terminated(signal_number)
-
-
-def _raise_interrupt(signal_number: int, frame: Any) -> None:
-    record_stop(signal_number)
-    raise KeyboardInterrupt
-
-
 def catch_signals() -> None:
     """SIGTERM and SIGHUP raise :class:`Terminated`, Ctrl-C KeyboardInterrupt, as Python's
     own handler does (in the main thread only; an ignored Ctrl-C stays ignored). Each is also
@@ -88,9 +81,9 @@ def catch_signals() -> None:
     forget_stops()  # a new command (tests run many in one process)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _raise_terminated)
+            signal.signal(getattr(signal, name), on_stop)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _raise_interrupt)
+        signal.signal(signal.SIGINT, on_stop)
     if not isinstance(sys.unraisablehook, _QuietAboutStops):
         sys.unraisablehook = _QuietAboutStops(sys.unraisablehook)
 
@@ -122,18 +115,31 @@ def _stopped(signal_number: int, error: BaseException) -> Interrupted:
 
 def _guarded(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:
     """Run a command, turning every exception into its exit code and one paragraph; after a
-    stopping signal, every failure is the stop."""
+    stopping signal, every failure is the stop. Once the exit code is decided, the command is
+    done: a stop that arrives later changes nothing (see `symcomp.data.signals`)."""
+    out = ctx.params.get("out")
+    if isinstance(out, Path):  # a command writing --out is done once its output is in place
+        expect_output(out)
     try:
         result = _translated(ctx, command, call)
     except (click.ClickException, click.exceptions.Exit, click.Abort) as error:
-        stop = first_stop()
+        stop = _decided()
         if stop is not None and not isinstance(error, Interrupted):
             raise _stopped(stop, error) from None
         raise
-    stop = first_stop()
+    stop = _decided()
     if stop is not None:  # its exception was swallowed where it landed (a finaliser)
         raise _stopped(stop, stop_exception(stop))
     return result
+
+
+def _decided() -> int | None:
+    """The stop that ends the command, if any; either way its exit is decided, and the command
+    is done from now on."""
+    with signals_held():
+        stop = first_stop()
+        command_done()
+    return stop
 
 
 def _translated(ctx: click.Context, command: click.Command, call: Callable[[], Any]) -> Any:

@@ -19,6 +19,7 @@ from symcomp.cli.app import (
     working,
 )
 from symcomp.data.artifacts import json_text
+from symcomp.data.signals import expect_output
 
 if TYPE_CHECKING:
     from symcomp.core.language import Language
@@ -338,6 +339,7 @@ def export(
         return
     _refuse_harness_flags(options, fmt)
     data, target = _file_source(source, fmt, splits, tests, out, options)
+    expect_output(target)  # the default --out too: the command is done once it is in place
     total = sum(len(rows) for config in data.configs for rows in config.parts.values())
     with progress(ctx, total, f"export {fmt}") as step:
         written = write_export(
@@ -425,6 +427,7 @@ def _export_lm_eval(
             f"make one with `symcomp suite` or `symcomp suite from-splits`."
         )
     target = out or source.resolve().with_name(f"{source.resolve().name}.lm-eval")
+    expect_output(target)  # the default --out too: the command is done once it is in place
     with working(ctx, "export lm-eval") as note:
         written = export_lm_eval(
             source,

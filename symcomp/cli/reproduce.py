@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from symcomp.cli.app import cli, quiet
+from symcomp.data.signals import expect_output
 from symcomp.papers import PAPERS
 from symcomp.papers.plan import SCALES
 
@@ -59,6 +60,7 @@ def reproduce(
     from symcomp.papers.runner import verdict
 
     target = out or Path("runs") / f"{paper}-{scale}"
+    expect_output(target)  # the default --out too: the command is done once it is complete
     say = None if quiet(ctx) else (lambda message: click.echo(f"  {message}", err=True))
     command = f"symcomp reproduce {paper} --scale {scale} --seed {seed} --out {target}"
     results = run_reproduction(

@@ -103,23 +103,20 @@ def _fresh_suite(
     overwrite: bool,
     say: Callable[[str], None] | None,
 ) -> dict[str, Any]:
-    """Build the suite beside ``out``, then write it into ``out`` in fresh words."""
-    import shutil
-    import tempfile
-
+    """Build the suite beside ``out``, then write it into ``out`` in fresh words (the suite in
+    the original words is a temporary: removed however the command ends)."""
     from symcomp.core.fresh_words import renamed_language
     from symcomp.core.registry import get_language
+    from symcomp.data.artifacts import leaving_no_folder, temporary_folder
     from symcomp.suites.fresh import rename_suite
 
     renamed_language(get_language(name), seed)  # a language without renamable words: exit 2
     parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{out.resolve().name}.fresh.", dir=parent))
-    try:
-        builder.build(work / "suite", spec, progress=say)
-        return rename_suite(work / "suite", out, seed, overwrite=overwrite, progress=say)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with leaving_no_folder(parent):
+        parent.mkdir(parents=True, exist_ok=True)
+        with temporary_folder(parent, f".{out.resolve().name}.fresh.") as work:
+            builder.build(work / "suite", spec, progress=say)
+            return rename_suite(work / "suite", out, seed, overwrite=overwrite, progress=say)
 
 
 def _import_command() -> click.Command:

@@ -69,18 +69,82 @@ def writing_into(
     with this one's; temporary files an earlier, killed command left behind are removed; when
     the block fails, a folder this call created is removed again. Yields whether it was created.
     """
-    created = prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
-    try:
+    # an interrupt or error before anything was written leaves no folder
+    with leaving_no_folder(path):
+        created = prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
         with _locked(path / LOCK, path):
             # checked again under the lock: a command that held it may have written meanwhile
             prepare_output_dir(path, overwrite=overwrite, names=names, kind=kind)
             _remove_stale_temporaries(path, names)
             yield created
+
+
+@contextlib.contextmanager
+def assembled(path: Path, *, overwrite: bool, names: tuple[str, ...], kind: str) -> Iterator[Path]:
+    """Write an output folder of ``kind`` whole: hold ``path`` (:func:`writing_into`), yield a
+    staging folder inside it (:func:`staging_in`) for the block to write the new output in
+    (its manifest included), and when the block completes, put it in place at once
+    (:func:`move_into_place`), replacing the previous output of the same kind. An interrupted
+    or failed block leaves the previous output (or none) and no temporary."""
+    with writing_into(path, overwrite=overwrite, names=names, kind=kind):
+        replaced = previous_output(path, kind)
+        with staging_in(path) as work:
+            yield work
+            move_into_place(work, path, replaced)
+
+
+@contextlib.contextmanager
+def leaving_no_folder(path: Path) -> Iterator[None]:
+    """When the block fails, remove the folder ``path`` and those above it that did not
+    exist before it (the block makes them), while they are empty: a command that fails or
+    is stopped before it wrote anything leaves no folder it made.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with leaving_no_folder(root / "a" / "b"):
+    ...         (root / "a" / "b").mkdir(parents=True)
+    ...         raise ValueError("bad input")
+    ... except ValueError:
+    ...     pass
+    >>> list(root.iterdir())
+    []
+    """
+    made = _missing_folders(path)
+    try:
+        yield
     except BaseException:
-        if created:  # an interrupt or error before anything was written leaves no folder
-            with contextlib.suppress(OSError):
-                path.rmdir()  # only succeeds when nothing else is in it
+        _remove_empty(made)
         raise
+
+
+def _missing_folders(path: Path) -> list[Path]:
+    """``path`` and those of its parents that do not exist (what creating it makes), deepest
+    first.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> [p.relative_to(root).as_posix() for p in _missing_folders(root / "a" / "b")]
+    ['a/b', 'a']
+    """
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.exists() or folder.is_symlink():
+            break
+        missing.append(folder)
+    return missing
+
+
+def _remove_empty(folders: Iterable[Path]) -> None:
+    """Remove ``folders`` (deepest first) while they are empty: what a failed command made."""
+    with signals_held():
+        for folder in folders:
+            try:
+                folder.rmdir()
+            except FileNotFoundError:
+                continue  # never made (making those above it succeeded, not it)
+            except OSError:
+                return  # not empty: it, and those above, stay
 
 
 def lock_beside(path: Path) -> Path:
@@ -126,11 +190,12 @@ def _locked(lock: Path, what: Path) -> Iterator[None]:
             held = True
         yield
     finally:
-        if held:
-            with contextlib.suppress(OSError):
-                lock.unlink(missing_ok=True)  # the folder holds only the results
-        if handle is not None:
-            handle.close()  # which also releases the lock
+        with signals_held():  # nor one between the end and the lock file's removal
+            if held:
+                with contextlib.suppress(OSError):
+                    lock.unlink(missing_ok=True)  # the folder holds only the results
+            if handle is not None:
+                handle.close()  # which also releases the lock
 
 
 def _lock_file(lock: Path, what: Path) -> IO[str]:
@@ -174,15 +239,49 @@ def staging_in(path: Path) -> Iterator[Path]:
     (or none), never a mixture; staging folders a killed command left are removed first.
     """
     for stale in path.glob(f"{STAGING}*.tmp"):
-        shutil.rmtree(stale, ignore_errors=True)
+        remove_temporary(stale)
+    with temporary_folder(path, STAGING, ".tmp") as work:
+        yield work
+
+
+@contextlib.contextmanager
+def temporary_folder(parent: Path | None, prefix: str, suffix: str = "") -> Iterator[Path]:
+    """A new folder in ``parent`` (the system's temporary folder when None), removed with all
+    it holds when the block ends, however it ends.
+
+    Made and removed with the stopping signals held (:func:`remove_temporary`): a stop never
+    comes between making it and owning its removal, nor in the middle of its removal.
+
+    >>> with temporary_folder(None, "symcomp-doc-") as folder:
+    ...     _ = (folder / "file").write_text("x")
+    >>> folder.exists()
+    False
+    """
     work: Path | None = None
     try:
-        with signals_held():  # no signal between making the folder and owning its removal
-            work = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
+        with signals_held():
+            work = Path(tempfile.mkdtemp(prefix=prefix, suffix=suffix, dir=parent))
         yield work
     finally:
         if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
+            remove_temporary(work)
+
+
+def remove_temporary(path: Path) -> None:
+    """Remove a temporary file or folder (with all it holds), if it is there, whole: a stop
+    that arrives meanwhile waits until it is gone, so it never leaves part of it behind.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> remove_temporary(folder); remove_temporary(folder); folder.exists()
+    False
+    """
+    with signals_held():
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
@@ -192,7 +291,9 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
 
     Termination signals (Ctrl-C, SIGTERM, SIGHUP) wait until the swap is done, so the folder
     holds the old output or the new one, not parts of both; a stop that came before it and
-    was lost in a finaliser ends the command here, with the old output in place.
+    was lost in a finaliser ends the command here, with the old output in place. The old
+    files are then removed, the signals still waiting (none is left aside), and the swap
+    completes ``path`` (:func:`symcomp.data.signals.committing`).
 
     Raises
     ------
@@ -203,23 +304,19 @@ def move_into_place(work: Path, path: Path, replaced: Iterable[str]) -> None:
     """
     old_files = sorted(set(replaced))
     _check_clashes(work, path, set(old_files))
-    old = Path(tempfile.mkdtemp(prefix=STAGING, suffix=".tmp", dir=path))
-    try:
-        with committing():
-            for name in old_files:
-                here = path / name
-                if here.is_file() or here.is_symlink():
-                    aside = old / name
-                    aside.parent.mkdir(parents=True, exist_ok=True)
-                    os.replace(here, aside)
-            folders = {parent for name in old_files for parent in Path(name).parents}
-            for folder in sorted(folders, key=lambda item: len(item.parts), reverse=True):
-                if folder.parts:
-                    with contextlib.suppress(OSError):  # not empty: it holds the user's files
-                        (path / folder).rmdir()
-            _merge(work, path)
-    finally:
-        shutil.rmtree(old, ignore_errors=True)
+    with temporary_folder(path, STAGING, ".tmp") as old, committing(completes=path):
+        for name in old_files:
+            here = path / name
+            if here.is_file() or here.is_symlink():
+                aside = old / name
+                aside.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(here, aside)
+        folders = {parent for name in old_files for parent in Path(name).parents}
+        for folder in sorted(folders, key=lambda item: len(item.parts), reverse=True):
+            if folder.parts:
+                with contextlib.suppress(OSError):  # not empty: it holds the user's files
+                    (path / folder).rmdir()
+        _merge(work, path)
 
 
 def previous_output(path: Path, kind: str) -> list[str]:
@@ -304,8 +401,8 @@ def prepare_output_dir(
     created = not path.exists()
     try:
         path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".symcomp-probe-"):
-            pass
+        with signals_held(), tempfile.NamedTemporaryFile(dir=path, prefix=".symcomp-probe-"):
+            pass  # made and removed with no stop between
     except OSError as error:
         raise OutputError(
             f"cannot write to {path}: {error.strerror or error}. Choose a folder you can write."
@@ -343,6 +440,24 @@ def _check_kind(path: Path, kind: str) -> None:
         )
 
 
+def longest_file_name(folder: Path) -> int:
+    """The most bytes the name of a file :func:`atomic_writer` writes into ``folder`` may
+    have: what the file system of its nearest existing folder allows (255, the usual limit,
+    where it does not say), less what the temporary name it is written under adds (a dot
+    before, a dot and 8 random characters and ``.tmp`` after).
+
+    >>> longest_file_name(Path("/no/such/folder")) > 0
+    True
+    """
+    limit = 255
+    for here in (folder, *folder.parents):
+        if here.is_dir():
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                limit = os.pathconf(here, "PC_NAME_MAX")
+            break
+    return limit - len(".") - len(".12345678.tmp")
+
+
 def _a(kind: str) -> str:
     return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
@@ -370,8 +485,10 @@ def written_by_symcomp(folder: Path, name: str) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: Path) -> Iterator[IO[str]]:
-    """Open a text file that appears at ``path`` only if the block completes."""
+def atomic_writer(path: Path, *, completes: Path | None = None) -> Iterator[IO[str]]:
+    """Open a text file that appears at ``path`` only if the block completes; ``completes``:
+    the output that putting it in place completes (``path`` itself for a single-file output,
+    the folder for its manifest; see :func:`symcomp.data.signals.committing`)."""
     handle = None
     try:
         with signals_held():  # no signal between making the file and owning its removal
@@ -388,12 +505,11 @@ def atomic_writer(path: Path) -> Iterator[IO[str]]:
         with handle:
             yield handle
         os.chmod(handle.name, file_mode())  # a temporary file is private; the result is not
-        with committing():
+        with committing(completes):
             os.replace(handle.name, path)
     except BaseException:
         if handle is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(handle.name)
+            remove_temporary(Path(handle.name))
         raise
 
 
@@ -432,11 +548,14 @@ def refuse_constant(name: str) -> Any:
     raise NonFiniteJsonError(name)
 
 
-def write_json(path: Path, data: Any, *, sort_keys: bool = True) -> None:
+def write_json(
+    path: Path, data: Any, *, sort_keys: bool = True, completes: Path | None = None
+) -> None:
     """Write JSON atomically, pretty-printed (sorted keys unless the order carries meaning);
-    a NaN or infinity in ``data`` is a :class:`DataError` and nothing is written."""
+    a NaN or infinity in ``data`` is a :class:`DataError` and nothing is written.
+    ``completes``: as for :func:`atomic_writer`."""
     text = json_text(data, str(path), indent=2, sort_keys=sort_keys, ensure_ascii=False)
-    with atomic_writer(path) as handle:
+    with atomic_writer(path, completes=completes) as handle:
         handle.write(text + "\n")
 
 

@@ -48,17 +48,14 @@ from symcomp.data.artifacts import (
     LOCK,
     MANIFEST,
     STAGING,
+    assembled,
     atomic_writer,
     examples_path,
     file_record,
     json_text,
-    move_into_place,
-    previous_output,
     read_examples,
     read_manifest,
-    staging_in,
     write_json,
-    writing_into,
 )
 from symcomp.data.safe_paths import check_name
 from symcomp.data.splits import PARTS, Split, read_split
@@ -206,30 +203,26 @@ def write_export(
         _check_line_fields(source)
     step = progress or (lambda count: None)
     names = _top_names(source, fmt)
-    with writing_into(target, overwrite=overwrite, names=(*names, MANIFEST), kind="export"):
-        replaced = previous_output(target, "export")
-        transform = _joined if join_lines else _same
-        writer = {"tsv": _write_lines, "srctgt": _write_lines, "hf": _write_hf}.get(
-            fmt, _write_genbench
-        )
-        with staging_in(target) as work:
-            files = writer(source, work, fmt, transform, step, target)
-            write_json(
-                work / MANIFEST,
-                {
-                    "format": f"symcomp.export.{fmt}/1",
-                    **dict(source.header),
-                    "join_lines": join_lines,
-                    "configs": {
-                        c.name: {part: len(rows) for part, rows in c.parts.items()}
-                        for c in source.configs
-                    },
-                    "files": {
-                        path.relative_to(work).as_posix(): file_record(path) for path in files
-                    },
+    transform = _joined if join_lines else _same
+    writer = {"tsv": _write_lines, "srctgt": _write_lines, "hf": _write_hf}.get(
+        fmt, _write_genbench
+    )
+    names = (*names, MANIFEST)
+    with assembled(target, overwrite=overwrite, names=names, kind="export") as work:
+        files = writer(source, work, fmt, transform, step, target)
+        write_json(
+            work / MANIFEST,
+            {
+                "format": f"symcomp.export.{fmt}/1",
+                **dict(source.header),
+                "join_lines": join_lines,
+                "configs": {
+                    c.name: {part: len(rows) for part, rows in c.parts.items()}
+                    for c in source.configs
                 },
-            )
-            move_into_place(work, target, replaced)
+                "files": {path.relative_to(work).as_posix(): file_record(path) for path in files},
+            },
+        )
     return target
 
 

@@ -25,10 +25,10 @@ from symcomp.core.language import Language
 from symcomp.data.artifacts import (
     EXAMPLES,
     MANIFEST,
+    assembled,
     atomic_writer,
     file_record,
     json_text,
-    writing_into,
 )
 from symcomp.data.naturalize import LengthDepthTarget
 from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
@@ -117,12 +117,13 @@ def generate(
 ) -> dict[str, Any]:
     """Write ``out/examples.jsonl`` and ``out/manifest.json``; return the manifest.
 
-    Nothing is left behind when it fails: files appear only when complete.
+    Nothing is left behind when it fails: both files are written aside and put in place
+    together (:func:`symcomp.data.artifacts.assembled`), replacing an earlier pool's.
     """
     spec.check(language)
     stats = DrawStats()
-    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
-        with atomic_writer(out / EXAMPLES) as handle:
+    with assembled(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool") as work:
+        with atomic_writer(work / EXAMPLES) as handle:
             lines = _lines(language, spec, stats, jobs)
             if spec.naturalize is not None:
                 # stratified acceptance fills rare cells last: shuffle so order carries no signal
@@ -135,9 +136,9 @@ def generate(
                     progress(CHUNK)
             if progress is not None:
                 progress(stats.accepted % CHUNK)
-        manifest = pool_manifest(language, spec, stats, out)
+        manifest = pool_manifest(language, spec, stats, work)
         text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
-        with atomic_writer(out / MANIFEST) as handle:
+        with atomic_writer(work / MANIFEST) as handle:
             handle.write(text + "\n")
     return manifest
 

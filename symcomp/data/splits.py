@@ -266,10 +266,11 @@ def check_replaceable(path: Path, *, overwrite: bool) -> None:
 
 
 def write_split(path: Path, split: Split) -> None:
-    """Write a split atomically (index lists on one line each, meta indented)."""
+    """Write a split atomically (index lists on one line each, meta indented); a split file is
+    a whole output (it completes ``path``)."""
     data = split.to_json()
     meta = json_text(data["meta"], f"{path} (meta)", indent=2, sort_keys=True)
-    with atomic_writer(path) as handle:
+    with atomic_writer(path, completes=path) as handle:
         handle.write("{\n")
         for name in PARTS:
             handle.write(f'  "{KEYS[name]}": {json.dumps(data[KEYS[name]])},\n')

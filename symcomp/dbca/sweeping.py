@@ -11,15 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import (
-    MANIFEST,
-    file_record,
-    move_into_place,
-    previous_output,
-    staging_in,
-    write_json,
-    writing_into,
-)
+from symcomp.data.artifacts import MANIFEST, assembled, file_record, write_json
 from symcomp.data.splits import Split
 from symcomp.version import __version__
 
@@ -47,29 +39,26 @@ def write_sweep(
 ) -> dict[str, Any]:
     """Write the splits of a sweep and its manifest into ``out``; return the manifest."""
     names = tuple(level_name(level) for level in splits)
-    with writing_into(out, overwrite=overwrite, names=(*names, MANIFEST), kind="sweep"):
-        replaced = previous_output(out, "sweep")
-        with staging_in(out) as work:
-            files: dict[str, Any] = {}
-            levels: list[dict[str, Any]] = []
-            for level, split in splits.items():
-                name = level_name(level)
-                write_json(work / name, split.to_json())
-                files[name] = file_record(work / name)
-                row = {"level": level, "file": name}
-                row.update({key: split.meta[key] for key in MEASURES if key in split.meta})
-                levels.append(row)
-            first = next(iter(splits.values())).meta
-            manifest = {
-                "format": FORMAT,
-                "symcomp_version": __version__,
-                "seed": seed,
-                "pool": first.get("pool"),
-                "reachable_dc": first.get("sweep", {}).get("reachable_dc"),
-                "sizes": first.get("sizes"),
-                "levels": levels,
-                "files": files,
-            }
-            write_json(work / MANIFEST, manifest)
-            move_into_place(work, out, replaced)
+    with assembled(out, overwrite=overwrite, names=(*names, MANIFEST), kind="sweep") as work:
+        files: dict[str, Any] = {}
+        levels: list[dict[str, Any]] = []
+        for level, split in splits.items():
+            name = level_name(level)
+            write_json(work / name, split.to_json())
+            files[name] = file_record(work / name)
+            row = {"level": level, "file": name}
+            row.update({key: split.meta[key] for key in MEASURES if key in split.meta})
+            levels.append(row)
+        first = next(iter(splits.values())).meta
+        manifest = {
+            "format": FORMAT,
+            "symcomp_version": __version__,
+            "seed": seed,
+            "pool": first.get("pool"),
+            "reachable_dc": first.get("sweep", {}).get("reachable_dc"),
+            "sizes": first.get("sizes"),
+            "levels": levels,
+            "files": files,
+        }
+        write_json(work / MANIFEST, manifest)
     return manifest

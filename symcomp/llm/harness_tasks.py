@@ -51,6 +51,7 @@ from symcomp.data.artifacts import (
     MANIFEST,
     atomic_writer,
     file_record,
+    longest_file_name,
     move_into_place,
     previous_output,
     staging_in,
@@ -160,6 +161,7 @@ def export_lm_eval(
     if not tasks:
         raise DataError(f"{folder.root}: every chosen test has an empty test part; nothing to run.")
     _check_unique(tasks)
+    _check_name_lengths(tasks, prefix, target)
     names = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
     with writing_into(target, overwrite=overwrite, names=names, kind="export"):
         replaced = previous_output(target, "export")
@@ -308,6 +310,23 @@ def _demonstrate(
             for doc, picks in zip(item_docs, chosen, strict=True):
                 doc[DEMONSTRATIONS] = demonstration_block(prompt, [train_docs[i] for i in picks])
     return table
+
+
+def _check_name_lengths(tasks: Sequence[_Task], prefix: str, target: Path) -> None:
+    """Refuse a prefix that makes a task's file name longer than the file system allows,
+    before anything is written (the prefix starts the group's and every task's file name)."""
+    limit = longest_file_name(target)
+    longest = max([prefix, *(task.name for task in tasks)], key=lambda name: len(name.encode()))
+    size = len(f"{longest}.yaml".encode())
+    if size > limit:
+        allowed = len(prefix.encode()) - (size - limit)
+        shortened = f"at most {allowed} characters" if allowed > 0 else "a shorter one"
+        raise DataError(
+            f"the task-name prefix is too long ({len(prefix):,} characters): the task file "
+            f"{longest[:24]}....yaml would have a name of {size:,} bytes, and {limit} is the "
+            f"most a file name may have there (the file system's limit, less what the "
+            f"temporary name it is written under adds); give a prefix of {shortened}."
+        )
 
 
 def _check_unique(tasks: Sequence[_Task]) -> None:

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import torch
 
 from symcomp._util import Record
-from symcomp.data.artifacts import atomic_writer, read_json, write_json
+from symcomp.data.artifacts import atomic_writer, read_json, remove_temporary, write_json
 from symcomp.data.signals import committing
 from symcomp.errors import DataError, OutputError
 
@@ -308,8 +308,8 @@ class RunDir:
         return read_json(self.path / SUMMARY, what="a run's summary", fix=fix)
 
     def write_summary(self, summary: dict[str, Any]) -> None:
-        """Save the summary: the run is finished."""
-        write_json(self.path / SUMMARY, summary)
+        """Save the summary: the run is finished (the run folder is complete)."""
+        write_json(self.path / SUMMARY, summary, completes=self.path)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -326,14 +326,14 @@ def _save(data: Any, path: Path) -> None:
         with committing():
             os.replace(partial, path)
     except (OSError, RuntimeError) as error:  # torch reports a full disk as RuntimeError
-        partial.unlink(missing_ok=True)
+        remove_temporary(partial)
         reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
         raise OutputError(
             f"cannot write {path}: {reason}. Free space (or choose another `out`) and "
             f"continue the run with `resume`: every finished epoch is saved."
         ) from None
     except BaseException:
-        partial.unlink(missing_ok=True)
+        remove_temporary(partial)
         raise
 
 

@@ -106,7 +106,9 @@ def _claim(out: Path, asked: dict[str, Any], overwrite: bool) -> None:
     """Make ``out`` this reproduction's folder (once :func:`_continued` allowed it): with
     ``overwrite`` delete the earlier one; write the manifest unless it is there already."""
     if overwrite:
-        for name in OWN:
+        # what says the reproduction is complete goes first: a stop while the rest is deleted
+        # leaves an incomplete reproduction (continued or redone), never one claimed complete
+        for name in reversed(OWN):
             _delete(out / name)
     manifest = {"format": FORMAT, **asked, "files": {n: {} for n in OWN}}
     try:
@@ -230,7 +232,8 @@ def _reproduce(
     }
     with atomic_writer(out / "report.md") as handle:
         handle.write(result["markdown"].rstrip() + "\n\n" + _footer(results))
-    write_json(out / "results.json", results)  # last: it says the reproduction is complete
+    # last: it says the reproduction is complete
+    write_json(out / "results.json", results, completes=out)
     return results
 
 

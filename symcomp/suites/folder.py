@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -33,7 +34,9 @@ from symcomp.data.artifacts import (
     file_record,
     folder_mode,
     json_text,
+    leaving_no_folder,
     read_manifest,
+    remove_temporary,
     write_json,
     writing_beside,
 )
@@ -84,32 +87,35 @@ class SuiteWriter:
         root = root.resolve()  # `--out .` has no name to build a sibling folder from
         if root.exists() and not root.is_dir():
             raise OutputError(f"`out` {root} is a file; give a folder.")
+        # held until the suite is in place: a second command building the same suite is
+        # refused instead of one silently replacing the other; a suite that fails leaves no
+        # folder made for it
+        self._held = contextlib.ExitStack()
+        self._held.enter_context(leaving_no_folder(root.parent))
         try:
             root.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
+            self._held.__exit__(*sys.exc_info())
             raise OutputError(
                 f"cannot write to {root.parent}: {error.strerror or error}."
             ) from None
-        # held until the suite is in place: a second command building the same suite is
-        # refused instead of one silently replacing the other
-        self._held = contextlib.ExitStack()
         try:
             # no signal between taking the lock or making the folder and owning their removal
             with signals_held():
                 self._held.enter_context(writing_beside(root))
                 _check_replaceable(root, overwrite=overwrite)
                 self.work = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
-                self._held.callback(shutil.rmtree, self.work, ignore_errors=True)
+                self._held.callback(remove_temporary, self.work)
             os.chmod(self.work, folder_mode())  # mkdtemp's folder is private; a suite is not
         except OSError as error:
-            self._held.close()
+            self._held.__exit__(*sys.exc_info())
             if isinstance(error, OutputError):
                 raise
             raise OutputError(
                 f"cannot write to {root.parent}: {error.strerror or error}."
             ) from None
         except BaseException:
-            self._held.close()
+            self._held.__exit__(*sys.exc_info())
             raise
         self.root = root
         self.export = export
@@ -119,8 +125,9 @@ class SuiteWriter:
     def __enter__(self) -> SuiteWriter:
         return self
 
-    def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        self._held.close()  # the work folder (if still there), then the lock
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        # the work folder (if still there), the lock, and on a failure the folders made
+        self._held.__exit__(kind, value, traceback)
 
     # -- files -----------------------------------------------------------------------------
 
@@ -264,7 +271,7 @@ class SuiteWriter:
         (self.work / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
     def _move_into_place(self) -> None:
-        with committing():
+        with committing(completes=self.root):
             self._swap_in()
 
     def _swap_in(self) -> None:

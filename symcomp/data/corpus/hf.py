@@ -16,13 +16,11 @@ text (as symcomp exports it) is decoded back into an object.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from symcomp.data.artifacts import json_object
+from symcomp.data.artifacts import json_object, temporary_folder
 from symcomp.data.corpus.jsonl import JsonFields, record_row
 from symcomp.data.corpus.rows import Row, lines_of
 from symcomp.errors import DataError
@@ -105,13 +103,12 @@ def _with_datasets(
         ) from None
     datasets.disable_progress_bars()  # symcomp reports progress itself
     # datasets caches what it converts; a private cache is removed once the rows are read
-    cache = tempfile.mkdtemp(prefix="symcomp-hf-")
-    try:
+    with temporary_folder(None, "symcomp-hf-") as cache:
         try:
             if (folder / "dataset_dict.json").is_file():
                 loaded = datasets.load_from_disk(str(folder))
             else:
-                loaded = datasets.load_dataset(str(folder), name=config, cache_dir=cache)
+                loaded = datasets.load_dataset(str(folder), name=config, cache_dir=str(cache))
         except Exception as error:  # datasets raises many kinds: all mean "not readable here"
             raise DataError(
                 f"{folder}: not a dataset folder `datasets` can read ({type(error).__name__}: "
@@ -124,5 +121,3 @@ def _with_datasets(
             for number, record in enumerate(dataset, start=1):
                 row = record_row(_decoded_meta(dict(record)), fields, source, number)
                 yield part_name(str(split)), row
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)

@@ -26,7 +26,7 @@ from lark import Tree
 
 from symcomp.core.derivation import Encoded, decode_tree, encode_tree
 from symcomp.core.language import Language
-from symcomp.data.artifacts import EXAMPLES, MANIFEST, atomic_writer, json_text, writing_into
+from symcomp.data.artifacts import EXAMPLES, MANIFEST, assembled, atomic_writer, json_text
 from symcomp.data.generate import PoolSpec, generate, pool_manifest
 from symcomp.data.parallel import Jobs, as_executor, chunked, ordered_map, worker_state
 from symcomp.data.pool import Accepted, DrawStats, draw_pool
@@ -59,10 +59,10 @@ def write_subsampled_pool(
         return generate(language, out, spec, jobs=jobs, overwrite=overwrite, progress=progress)
     spec.check(language)
     assert spec.n is not None
-    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
+    with assembled(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool") as work:
         # candidates' lines wait in an unnamed file (gone whatever stops the process): a
         # candidate costs memory only for its compounds, not its tree, line or DAG
-        with tempfile.TemporaryFile(dir=out) as spool:
+        with tempfile.TemporaryFile(dir=work) as spool:
             candidates = _Candidates(language, spec, oversample, keep, complexity, spool)
             features = dag_features(
                 candidates.dags(jobs), CompoundSpec(max_nodes=ENTROPY_NODES, chains=False),
@@ -71,13 +71,13 @@ def write_subsampled_pool(
             candidates.check(spec.n)
             complexities = list(candidates.complexities)
             chosen, entropy = subsample(complexities, features.compounds, spec.n, seed=spec.seed)
-            with atomic_writer(out / EXAMPLES) as handle:
+            with atomic_writer(work / EXAMPLES) as handle:
                 for index in chosen:
                     handle.write(candidates.line(index))
         if progress is not None:
             progress(spec.n)
         levels = np.bincount([complexities[i] for i in chosen])
-        manifest = pool_manifest(language, spec, candidates.stats, out)
+        manifest = pool_manifest(language, spec, candidates.stats, work)
         manifest["subsampling"] = {
             "oversample": oversample,
             "candidates": candidates.drawn,
@@ -91,7 +91,7 @@ def write_subsampled_pool(
             "compound_entropy": round(entropy, 6),
         }
         text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
-        with atomic_writer(out / MANIFEST) as handle:
+        with atomic_writer(work / MANIFEST) as handle:
             handle.write(text + "\n")
     return manifest
 

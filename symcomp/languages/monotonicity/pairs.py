@@ -31,10 +31,10 @@ from symcomp.core.example import content_id
 from symcomp.data.artifacts import (
     EXAMPLES,
     MANIFEST,
+    assembled,
     atomic_writer,
     file_record,
     json_text,
-    writing_into,
 )
 from symcomp.errors import GenerationError
 from symcomp.languages.monotonicity.lexicon import (
@@ -454,13 +454,14 @@ def write_pairs(
 ) -> dict[str, Any]:
     """Write ``out/examples.jsonl`` (pair records) and ``out/manifest.json``; return it."""
     spec.check()
-    # held like every pool: a second command writing the same folder is refused
-    with writing_into(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool"):
+    # held like every pool: a second command writing the same folder is refused; both files
+    # are written aside and put in place together
+    with assembled(out, overwrite=overwrite, names=(EXAMPLES, MANIFEST), kind="pool") as work:
         stats = PairStats()
         counts: dict[str, Counter[str]] = {
             key: Counter() for key in ("depth", "label", "polarity", "phenomenon", "variant")
         }
-        with atomic_writer(out / EXAMPLES) as handle:
+        with atomic_writer(work / EXAMPLES) as handle:
             for count, pair in enumerate(iter_pairs(spec, stats), start=1):
                 record = pair.record(language, version)
                 line = json_text(
@@ -483,9 +484,9 @@ def write_pairs(
             "parameters": spec.describe(),
             "filters": stats.describe(),
             "counts": {key: dict(sorted(value.items())) for key, value in counts.items()},
-            "files": {EXAMPLES: file_record(out / EXAMPLES)},
+            "files": {EXAMPLES: file_record(work / EXAMPLES)},
         }
         text = json_text(manifest, str(out / MANIFEST), indent=2, sort_keys=True)
-        with atomic_writer(out / MANIFEST) as handle:
+        with atomic_writer(work / MANIFEST) as handle:
             handle.write(text + "\n")
     return manifest
