@@ -81,3 +81,13 @@ def pcfg_set_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once(
         tmp_path_factory, "pcfg-set-suite", lambda out: build(out, PcfgSetSuiteSpec(n=4000, seed=1))
     )
+
+
+@pytest.fixture(scope="session")
+def scan_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SCAN's suite (no exports), built once per test session (read only)."""
+    from symcomp.languages.scan.suite import ScanSuiteSpec, build
+
+    return built_once(
+        tmp_path_factory, "scan-suite", lambda out: build(out, ScanSuiteSpec(export=False))
+    )

@@ -565,7 +565,8 @@ def read_examples(location: Path) -> Iterator[dict[str, Any]]:
         On the first malformed line (or bytes that are not UTF-8), naming file and line.
     """
     path = examples_path(location)
-    with path.open(encoding="utf-8") as handle:
+    # a line ends at "\n" only: not at a lone "\r" (universal newlines) nor at U+2028
+    with path.open(encoding="utf-8", newline="\n") as handle:
         count = 0
         for record in parse_examples(handle, str(path)):
             count += 1

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import split_lines
 from symcomp.errors import DataError
 
 HEADER = ("source", "target", "prediction")
@@ -85,7 +86,7 @@ def text_lines(path: Path, what: str) -> list[str]:
     """The lines of a UTF-8 text file of predictions; a DataError naming the file (and what
     it should hold: ``what``) when it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return split_lines(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise DataError(f"cannot read predictions {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.data.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
 from symcomp.data.safe_paths import confined
 from symcomp.data.splits import Split
@@ -177,7 +177,7 @@ class Suite:
     def read_lines(self, relative: str, what: str) -> list[str]:
         data = self.read_bytes(relative, what)
         try:
-            return data.decode("utf-8").splitlines()
+            return split_lines(data.decode("utf-8"))
         except UnicodeDecodeError as error:
             raise DataError(f"{self.root / relative}: not UTF-8 text ({error.reason}).") from None
 
