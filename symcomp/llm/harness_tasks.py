@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
+from symcomp.core.fresh_strings import fresh_seed
 from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
 from symcomp.data.artifacts import (
@@ -95,6 +96,10 @@ class HarnessOptions:
     def __post_init__(self) -> None:
         if self.shots < 0:
             raise DataError(f"`shots` must be 0 or more, got {self.shots}.")
+        if self.seed < 0:
+            raise DataError(f"`seed` must be 0 or more, got {self.seed}.")
+        if self.fresh_words is not None:
+            fresh_seed(self.fresh_words)
         if self.select not in SELECTIONS:
             raise DataError(
                 f"unknown demonstration selection {self.select!r}; choose one of "

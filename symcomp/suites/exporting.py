@@ -64,7 +64,7 @@ def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
     suite's language in the output format its records are written in (to pass to
     :func:`~symcomp.core.fresh_words.rename_records`), and the manifest's ``fresh_words``
     entry (the mapping and that format)."""
-    from symcomp.core.fresh_words import as_written, manifest_entry
+    from symcomp.core.fresh_words import as_written, draw_fresh_words, manifest_entry
 
     language = folder.load_language()
     if language is None:
@@ -73,7 +73,7 @@ def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
             f"a language's grammar to rename and re-interpret its inputs."
         )
     written, output = as_written(language, folder.pool(next(iter(folder.tests))))
-    return written, manifest_entry(written.draw_fresh_words(seed), output)
+    return written, manifest_entry(draw_fresh_words(written, seed), output)
 
 
 def export_suite(
