@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symcomp
-from symcomp.llm.prompts import PROMPTS, render
+from symcomp.llm.prompts import PROMPTS, render, verbatim
 
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
 
@@ -87,6 +89,30 @@ def test_a_task_per_test_with_its_template_group_and_data(scan: Path, tmp_path: 
     assert (
         "{{" not in (out / "tasks" / "symcomp_scan_simple.yaml").read_text().split("doc_to_text")[0]
     )
+
+
+NASTY = (
+    "Answer: {{target}} or {{ a JSON list }}, {% if x %}not{% endif %}{# no #} {%raw%}{{x}}"
+    "{%endraw%} \"double\" 'single' back\\slash\\n tab\t cr\r\nsep\u2028\u2029\u0085 {"
+)
+
+
+def test_an_instruction_reaches_the_prompt_as_written(scan: Path, tmp_path: Path) -> None:
+    """The harness renders `description` as a Jinja template per document (lm-eval's own
+    renderer here; tests/test_llm_harness.py runs the harness on such an instruction)."""
+    utils = pytest.importorskip("lm_eval.utils")
+    out = tmp_path / "i"
+    _export(scan, out, "--test", "template_right", "--instruction", NASTY)
+    config = yaml.safe_load((out / "tasks" / "symcomp_scan_template_right.yaml").read_text())
+    for doc in _test_docs(out, "template_right")[:3]:
+        assert utils.apply_template(config["description"], doc) == NASTY + "\n\n"
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_verbatim_templates_render_as_their_text(text: str) -> None:
+    utils = pytest.importorskip("lm_eval.utils")
+    assert utils.apply_template(verbatim(text), {"target": "gold", "input": "x"}) == text
 
 
 def test_random_shots_are_the_harnesss_own_draw(scan: Path, tmp_path: Path) -> None:

@@ -60,6 +60,7 @@ from symcomp.llm.prompts import (
     TARGET_DELIMITER,
     Prompt,
     demonstration_block,
+    verbatim,
 )
 from symcomp.suites.exporting import fresh_renaming
 from symcomp.suites.reading import Suite
@@ -391,7 +392,9 @@ def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, An
     if not task.train:
         del files["train"], config["training_split"], config["fewshot_split"]
     if options.instruction:
-        config["description"] = options.instruction.rstrip() + "\n\n"
+        # the harness renders `description` as a Jinja template per document: the
+        # instruction is text, and reaches the model as written
+        config["description"] = verbatim(options.instruction.rstrip() + "\n\n")
     if task.choices:
         config |= {
             "output_type": "multiple_choice",
