@@ -8,6 +8,7 @@ not; tests/test_llm_harness.py runs the real harness.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 import symcomp
 from symcomp.llm.prompts import PROMPTS, render, verbatim
+from symcomp.suites.reading import Suite
 
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
 
@@ -123,6 +125,28 @@ def test_random_shots_are_the_harnesss_own_draw(scan: Path, tmp_path: Path) -> N
     assert all(doc["demonstrations"] == "" for doc in _test_docs(tmp_path / "r", test))
     coverage = manifest["tasks"][f"symcomp_scan_{test}"]["coverage"]
     assert set(coverage) == {"random", "similar", "cover"}
+
+
+@pytest.mark.parametrize("select", ["random", "similar", "cover"])
+def test_more_shots_than_training_items_are_refused_before_writing(
+    mono: Path, tmp_path: Path, select: str
+) -> None:
+    suite = Suite.read(mono)
+    sizes = {
+        name: len({record["id"] for record in test.train})
+        for name in suite.tests
+        if (test := suite.test(name)).test
+    }
+    small = min((name for name in sizes if sizes[name]), key=sizes.__getitem__)
+    large = max(sizes, key=sizes.__getitem__)
+    out = tmp_path / select
+    shots = sizes[small] + 1
+    args = ("--test", small, "--test", large, "--shots", shots, "--select", select)
+    done = _symcomp("export", mono, "--format", "lm-eval", "--out", out, *args)
+    assert done.returncode == 2 and not out.exists()
+    task = "symcomp_mono_" + re.sub(r"[^a-z0-9]+", "_", small.lower()).strip("_")
+    assert f"test {small!r} (task {task}): {sizes[small]:,}" in done.stderr
+    assert f"Pass --shots {sizes[small]} or fewer" in done.stderr and large not in done.stderr
 
 
 def test_covering_demonstrations_are_written_into_each_item(scan: Path, tmp_path: Path) -> None:

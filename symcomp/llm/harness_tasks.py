@@ -72,6 +72,7 @@ SELECTIONS = ("random", "similar", "cover")
 TOKENS_PER_WORD = 8
 MIN_GEN_TOKENS = 32
 _TASK_NAME = re.compile(r"[^a-z0-9_]+")
+SHOWN = 5  # tests named in a message, at most
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,10 @@ def export_lm_eval(
     context = _Context(folder, _language_of(folder, options), options)
     prefix = task_prefix(folder.root, options.prefix)
     step = progress or (lambda count: None)
+    names = list(tests) if tests else list(folder.tests)
+    _check_shots(folder, names, options.shots, prefix)
     tasks = []
-    for name in list(tests) if tests else list(folder.tests):
+    for name in names:
         task = _build_task(context, name, prefix)
         step(len(task.items))
         if task.items:
@@ -158,8 +161,8 @@ def export_lm_eval(
     if not tasks:
         raise DataError(f"{folder.root}: every chosen test has an empty test part; nothing to run.")
     _check_unique(tasks)
-    names = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
-    with writing_into(target, overwrite=overwrite, names=names, kind="export"):
+    written = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
+    with writing_into(target, overwrite=overwrite, names=written, kind="export"):
         replaced = previous_output(target, "export")
         with staging_in(target) as work:
             root = options.data_root or str(target.resolve())
@@ -168,6 +171,33 @@ def export_lm_eval(
             write_json(work / MANIFEST, {**described, "fresh_words": context.fresh_entry})
             move_into_place(work, target, replaced)
     return target
+
+
+def _check_shots(folder: Suite, names: Sequence[str], shots: int, prefix: str) -> None:
+    """Refuse ``shots`` larger than a test's training part (its distinct items), whichever
+    ``select``: the harness's own draw fails the whole group ("Sample larger than
+    population"), and symcomp's would silently give fewer. A test without a training part
+    is exported without demonstrations (the manifest says so)."""
+    if not shots:
+        return
+    short = {}
+    for name in names:
+        test = folder.test(name)
+        size = len(_distinct(test.train))
+        if test.test and 0 < size < shots:  # a test with no test part is not exported
+            short[name] = size
+    if short:
+        shown = [
+            f"test {name!r} (task {task_name(prefix, name)}): {size:,}"
+            for name, size in list(short.items())[:SHOWN]
+        ]
+        more = f"; and {len(short) - SHOWN:,} more" if len(short) > SHOWN else ""
+        raise DataError(
+            f"`shots` {shots} asks for more demonstrations than the training part of "
+            f"{len(short):,} test{'s' if len(short) > 1 else ''} holds (distinct items): "
+            f"{'; '.join(shown)}{more}. Pass `shots` {min(short.values())} or fewer, or "
+            f"export the other tests (`tests`)."
+        )
 
 
 def _language_of(folder: Suite, options: HarnessOptions) -> Language | None:
@@ -226,8 +256,18 @@ def _build_task(context: _Context, name: str, prefix: str) -> _Task:
     elif options.shots and items:
         coverage = _demonstrate(context, item_docs, train_docs, items, train, prompt)
     config = name.replace("/", "-")
-    task = f"{prefix}_{_TASK_NAME.sub('_', config.lower()).strip('_')}"
+    task = task_name(prefix, name)
     return _Task(task, name, config, prompt, train_docs, item_docs, choices, coverage)
+
+
+def task_name(prefix: str, test: str) -> str:
+    """The harness task of ``test``: the prefix, then the test's name in the letters, digits
+    and underscores of task names.
+
+    >>> task_name("symcomp_mono", "protocol-III/train-depth-1-2")
+    'symcomp_mono_protocol_iii_train_depth_1_2'
+    """
+    return f"{prefix}_{_TASK_NAME.sub('_', test.replace('/', '-').lower()).strip('_')}"
 
 
 def _distinct(records: Sequence[Record]) -> list[Record]:
