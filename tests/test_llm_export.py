@@ -247,6 +247,16 @@ def test_bad_uses_are_exit_2_and_write_nothing(scan: Path, tmp_path: Path) -> No
     assert limited.returncode == 2 and "--limit" in limited.stderr
 
 
+def test_a_test_given_twice_is_named_as_such(scan: Path, tmp_path: Path) -> None:
+    twice = ("--test", "template_right", "--test", "template_right")
+    for fmt in ("lm-eval", "tsv"):
+        done = _symcomp("export", scan, "--format", fmt, *twice, "--out", tmp_path / fmt)
+        assert done.returncode == 2 and not (tmp_path / fmt).exists()
+        assert "test 'template_right' is given twice in --test" in done.stderr, done.stderr
+    done = _symcomp("evaluate", scan, "--model", "oracle", *twice)
+    assert done.returncode == 2 and "given twice" in done.stderr
+
+
 def test_fresh_words_in_any_export_format(scan: Path, tmp_path: Path) -> None:
     out = tmp_path / "tsv"
     done = _symcomp(

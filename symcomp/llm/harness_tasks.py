@@ -150,7 +150,7 @@ def export_lm_eval(
     context = _Context(folder, _language_of(folder, options), options)
     prefix = task_prefix(folder.root, options.prefix)
     step = progress or (lambda count: None)
-    names = list(tests) if tests else list(folder.tests)
+    names = folder.chosen(tests)
     _check_shots(folder, names, options.shots, prefix)
     tasks = []
     for name in names:

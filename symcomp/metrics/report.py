@@ -118,9 +118,7 @@ def evaluate_suite(
     in this process before it is scored."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
     language = _language(folder)
-    chosen = list(tests) if tests else list(folder.tests)
-    for name in chosen:
-        folder.entry(name)  # an unknown name is an error before any work
+    chosen = folder.chosen(tests)  # an unknown name is an error before any work
     if source.aligned is not None and len(chosen) != 1:
         raise DataError("a line-aligned TSV scores one test: name it with `tests`.")
     executor = as_executor(jobs)

@@ -29,7 +29,7 @@ def suite_source(
     ``fresh_words`` every record renamed with the fresh words of that seed (one mapping for
     the whole export, recorded in its manifest; outputs re-interpreted)."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
-    chosen = list(tests) if tests else list(folder.tests)
+    chosen = folder.chosen(tests)
     configs = []
     hasher = hashlib.sha256(b"" if fresh_words is None else f"fresh {fresh_words}\0".encode())
     renaming = None if fresh_words is None else fresh_renaming(folder, fresh_words)

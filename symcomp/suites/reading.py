@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,6 +114,18 @@ class Suite:
                 f"{self.root}: no test named {name!r}; tests: {', '.join(self.tests) or 'none'}."
             )
         return self.tests[name]
+
+    def chosen(self, tests: Sequence[str] | None = None) -> list[str]:
+        """The tests named by ``tests`` (every test when it names none), each known and named
+        once."""
+        if not tests:
+            return list(self.tests)
+        for name in tests:
+            self.entry(name)
+        twice = next((name for i, name in enumerate(tests) if name in tests[:i]), None)
+        if twice is not None:
+            raise DataError(f"test {twice!r} is given twice in `tests`; give each test once.")
+        return list(tests)
 
     # -- files ---------------------------------------------------------------------------------
 
