@@ -31,17 +31,13 @@ def _symcomp(*args: object) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("scan") / "scan"
-    assert _symcomp("suite", "scan", "--out", out, "--no-export").returncode == 0
-    return out
+def scan(scan_suite: Path) -> Path:
+    return scan_suite
 
 
 @pytest.fixture(scope="module")
-def mono(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("mono") / "mono"
-    assert _symcomp("suite", "monotonicity", "--n", "600", "--out", out).returncode == 0
-    return out
+def mono(mono_suite: Path) -> Path:
+    return mono_suite
 
 
 def _export(suite: Path, out: Path, *options: object) -> dict[str, Any]:
@@ -71,7 +67,7 @@ def test_a_task_per_test_with_its_template_group_and_data(scan: Path, tmp_path: 
     out = tmp_path / "tasks"
     manifest = _export(scan, out, "--test", "simple", "--test", "length", "--instruction", "Do.")
     # zero shots: no demonstrations, no coverage to measure
-    assert manifest["format"] == "symcomp.export.lm-eval/1"
+    assert manifest["format"] == "symcomp.export.lm-eval/2"
     assert set(manifest["tasks"]) == {"symcomp_scan_simple", "symcomp_scan_length"}
     group = yaml.safe_load((out / "symcomp_scan.yaml").read_text())
     assert group["task"] == ["symcomp_scan_simple", "symcomp_scan_length"]
@@ -88,6 +84,7 @@ def test_a_task_per_test_with_its_template_group_and_data(scan: Path, tmp_path: 
     suite = json.loads((scan / "manifest.json").read_text())
     assert len(docs) == suite["tests"]["simple"]["sizes"]["test"]
     assert all(doc["test"] == "simple" and doc["demonstrations"] == "" for doc in docs)
+    assert all(doc["export"] == {"shots": 0, "select": "random", "seed": 0} for doc in docs)
     assert (
         "{{" not in (out / "tasks" / "symcomp_scan_simple.yaml").read_text().split("doc_to_text")[0]
     )

@@ -65,7 +65,8 @@ from symcomp.llm.prompts import (
 from symcomp.suites.exporting import fresh_renaming
 from symcomp.suites.reading import Suite
 
-FORMAT = "symcomp.export.lm-eval/1"
+FORMAT = "symcomp.export.lm-eval/2"  # 2: every document carries `export`
+EXPORT = "export"  # the document field holding the options that shaped it
 SELECTIONS = ("random", "similar", "cover")
 # generation budget: BPE tokenizers split a symbolic word into several pieces
 # (``I_TURN_LEFT`` is five for GPT-2), so a task allows 8 tokens a word of its longest target
@@ -94,6 +95,11 @@ class HarnessOptions:
     fresh_words: int | None = None
     data_root: str | None = None
     prefix: str | None = None
+
+    def document_entry(self) -> dict[str, Any]:
+        """The options that shape a document (its demonstrations), written into each one:
+        with the suite, they are what ``symcomp evaluate`` makes the document again from."""
+        return {"shots": self.shots, "select": self.select, "seed": self.seed}
 
     def __post_init__(self) -> None:
         if self.shots < 0:
@@ -240,24 +246,88 @@ class _Context:
 
 def _build_task(context: _Context, name: str, prefix: str) -> _Task:
     options = context.options
-    test = context.folder.test(name)
-    train = context.renamed(_distinct(test.train))
-    items = context.renamed(test.test)
-    nli = is_nli([*train, *items])
-    prompt = PROMPTS["nli" if nli else "sequence"]
-    choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
-    digest = test.digest
-    shared = {"test": name, "suite": digest, "fresh_words": options.fresh_words}
-    train_docs = [_document(r, choices, shared) for r in train]
-    item_docs = [_document(r, choices, shared) for r in items]
+    parts = _parts(context, name)
     coverage: dict[str, Any] = {}
-    if options.shots and items and not train:
+    if options.shots and parts.items and not parts.train:
         coverage = {"note": "no training part: exported without demonstrations"}
-    elif options.shots and items:
-        coverage = _demonstrate(context, item_docs, train_docs, items, train, prompt)
+    elif options.shots and parts.items:
+        coverage = _demonstrate(context, parts)
     config = name.replace("/", "-")
-    task = task_name(prefix, name)
-    return _Task(task, name, config, prompt, train_docs, item_docs, choices, coverage)
+    return _Task(
+        task_name(prefix, name),
+        name,
+        config,
+        parts.prompt,
+        parts.train_docs,
+        parts.item_docs,
+        parts.choices,
+        coverage,
+    )
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """A test's documents as the export writes them (demonstrations not yet chosen), and the
+    records they show (in fresh words, when asked)."""
+
+    prompt: Prompt
+    choices: tuple[str, ...]
+    train: list[Record]
+    items: list[Record]
+    train_docs: list[dict[str, Any]]
+    item_docs: list[dict[str, Any]]
+
+
+def _parts(context: _Context, name: str, positions: Sequence[int] | None = None) -> _Parts:
+    """The parts of test ``name``: every item, or the items at ``positions`` of its test part
+    (then the training part only where symcomp chooses demonstrations from it)."""
+    options = context.options
+    test = context.folder.test(name)
+    distinct = _distinct(test.train)
+    nli = is_nli([*distinct, *test.test])
+    choices = tuple(label_names(str(r["label"]) for r in [*distinct, *test.test])) if nli else ()
+    chosen = test.test if positions is None else [test.test[i] for i in positions]
+    symcomp_chooses = bool(options.shots) and options.select != "random"
+    train = context.renamed(distinct if positions is None or symcomp_chooses else [])
+    items = context.renamed(chosen)
+    shared = {
+        "test": name,
+        "suite": test.digest,
+        "fresh_words": options.fresh_words,
+        EXPORT: options.document_entry(),
+    }
+    return _Parts(
+        PROMPTS["nli" if nli else "sequence"],
+        choices,
+        train,
+        items,
+        [_document(r, choices, shared) for r in train],
+        [_document(r, choices, shared) for r in items],
+    )
+
+
+class ExportedDocuments:
+    """The test documents an export of ``suite`` with ``options`` wrote, made again from the
+    suite: what ``symcomp evaluate`` checks the harness's logged documents against. The
+    suite's language (renamed, when asked) and its reader of input structures are shared by
+    every test asked for."""
+
+    def __init__(self, suite: Suite, options: HarnessOptions) -> None:
+        self.context = _Context(suite, _language_of(suite, options), options)
+
+    def items(self, test: str, positions: Sequence[int]) -> list[dict[str, Any]]:
+        """The documents of the items at ``positions`` of ``test``'s test part, with their
+        demonstrations."""
+        parts = _parts(self.context, test, positions)
+        options = self.context.options
+        if options.shots and options.select != "random" and parts.items and parts.train:
+            pool = _pool(self.context, parts)
+            if pool is not None:
+                chosen = pool.select(
+                    parts.items, shots=options.shots, method=options.select, seed=options.seed
+                )
+                _write_demonstrations(parts, chosen)
+        return parts.item_docs
 
 
 def task_name(prefix: str, test: str) -> str:
@@ -305,33 +375,41 @@ def _one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
-def _demonstrate(
-    context: _Context,
-    item_docs: list[dict[str, Any]],
-    train_docs: Sequence[Mapping[str, Any]],
-    items: Sequence[Record],
-    train: Sequence[Record],
-    prompt: Prompt,
-) -> dict[str, Any]:
+def _demonstrate(context: _Context, parts: _Parts) -> dict[str, Any]:
     """Choose demonstrations for every item (written into its document unless the harness
     draws them: ``random``) and measure each method's coverage; return the coverage table
     (method -> queries, mean and minimum share of coverable structures held)."""
-    options, language = context.options, context.shown
-    if language is None:  # an imported pool: only the harness's random draw
-        return {}
-    from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader, coverage_summary
+    from symcomp.dbca.demonstrations import coverage_summary
 
-    reader = context.reader or StructureReader(language, remember=True)
-    context.reader = reader
-    pool = DemonstrationPool(train, language=language, reader=reader)
+    options = context.options
+    pool = _pool(context, parts)
+    if pool is None:  # an imported pool: only the harness's random draw
+        return {}
     table: dict[str, Any] = {}
     for method in SELECTIONS:
-        chosen = pool.select(items, shots=options.shots, method=method, seed=options.seed)
-        table[method] = coverage_summary(pool.coverage(items, chosen))
+        chosen = pool.select(parts.items, shots=options.shots, method=method, seed=options.seed)
+        table[method] = coverage_summary(pool.coverage(parts.items, chosen))
         if method == options.select and method != "random":
-            for doc, picks in zip(item_docs, chosen, strict=True):
-                doc[DEMONSTRATIONS] = demonstration_block(prompt, [train_docs[i] for i in picks])
+            _write_demonstrations(parts, chosen)
     return table
+
+
+def _pool(context: _Context, parts: _Parts) -> Any:
+    """The demonstration pool of a test's training part (None without a language)."""
+    if context.shown is None:
+        return None
+    from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader
+
+    context.reader = context.reader or StructureReader(context.shown, remember=True)
+    return DemonstrationPool(parts.train, language=context.shown, reader=context.reader)
+
+
+def _write_demonstrations(parts: _Parts, chosen: Sequence[Sequence[int]]) -> None:
+    """Each item's chosen demonstrations (pool positions) into its document."""
+    for doc, picks in zip(parts.item_docs, chosen, strict=True):
+        doc[DEMONSTRATIONS] = demonstration_block(
+            parts.prompt, [parts.train_docs[i] for i in picks]
+        )
 
 
 def _check_unique(tasks: Sequence[_Task]) -> None:
