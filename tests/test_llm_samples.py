@@ -33,12 +33,12 @@ def _symcomp(*args: object) -> subprocess.CompletedProcess[str]:
 
 
 def _export(suite: Path, out: Path, *options: object) -> list[Doc]:
-    """The first test documents of an export of one test of ``suite``."""
+    """The test documents of an export of one test of ``suite``."""
     done = _symcomp("export", suite, "--format", "lm-eval", "--out", out, *options)
     assert done.returncode == 0, done.stderr
     (data,) = (out / "data").iterdir()
     lines = (data / "test.jsonl").read_text(encoding="utf-8").split("\n")
-    return [json.loads(line) for line in lines[:LIMIT]]
+    return [json.loads(line) for line in lines if line]
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +46,14 @@ def exports(
     scan_suite: Path, mono_suite: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, list[Doc]]:
     root = tmp_path_factory.mktemp("exports")
-    return {
+    every = {
         "plain": _export(scan_suite, root / "plain", "--test", TEST),
         "fresh3": _export(scan_suite, root / "f3", "--test", TEST, "--fresh-words", 3),
         "fresh5": _export(scan_suite, root / "f5", "--test", TEST, "--fresh-words", 5),
         # NLI items, with demonstrations symcomp chose (from a small training part)
         "nli": _export(mono_suite, root / "n", "--test", NLI_TEST, *COVER),
     }
+    return {name: docs[:LIMIT] for name, docs in every.items()} | {"fresh3_all": every["fresh3"]}
 
 
 def _gold(doc: Doc) -> Any:
@@ -240,3 +241,39 @@ def test_a_doc_id_past_the_test_is_named(
     lines[LIMIT - 1] = json.dumps(last)
     path.write_text("\n".join(lines), encoding="utf-8")
     _refused(_evaluate(scan_suite, path), f"{path}:{LIMIT}: doc_id 1000000 is past the end of test")
+
+
+def _plain(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_plain_predictions_of_a_fresh_words_export(
+    scan_suite: Path, exports: dict[str, list[Doc]], tmp_path: Path
+) -> None:
+    docs = exports["fresh3_all"]
+    right = [{"id": doc["id"], "prediction": doc["target"]} for doc in docs]
+    plain = _plain(tmp_path / "plain.jsonl", right)
+    # right answers in fresh words, scored against the original words: not without a word
+    accuracy, warned = _score(scan_suite, plain)
+    assert accuracy < 0.5 and "warning:" in warned and "give its seed (--fresh-words)" in warned
+    assert _score(scan_suite, plain, "--fresh-words", 3) == (1.0, "")
+    stated = _plain(tmp_path / "stated.jsonl", [{**row, "fresh_words": 3} for row in right])
+    assert _score(scan_suite, stated) == (1.0, "")
+    other = _symcomp("evaluate", scan_suite, "--predictions", stated, "--fresh-words", 5)
+    assert other.returncode == 2 and "give one seed" in other.stderr
+    with_inputs = [{**row, "input": doc["input"]} for row, doc in zip(right, docs, strict=True)]
+    inputs = _plain(tmp_path / "inputs.jsonl", with_inputs)
+    refused = _symcomp("evaluate", scan_suite, "--predictions", inputs, "--test", TEST)
+    assert refused.returncode == 2 and f"{inputs}:" in refused.stderr
+    assert "export in fresh words (then give its seed: --fresh-words)" in refused.stderr
+    assert _score(scan_suite, inputs, "--fresh-words", 3) == (1.0, "")
+
+
+def _score(suite: Path, predictions: Path, *extra: object) -> tuple[float, str]:
+    """The accuracy of plain predictions of one test, and what evaluate said on stderr."""
+    done = _symcomp(
+        "evaluate", suite, "--predictions", predictions, "--test", TEST, "--json", *extra
+    )
+    assert done.returncode == 0, done.stderr
+    return float(json.loads(done.stdout)["tests"][TEST]["accuracy"]), done.stderr

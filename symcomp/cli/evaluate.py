@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from symcomp.cli.app import (
     cli,
     config_option,
     executor_options,
+    in_flags,
     jobs_from,
     working,
 )
@@ -163,6 +163,12 @@ def _cards(
 def _print_cards(cards: list[dict[str, Any]], as_json: bool) -> None:
     from symcomp.metrics.report import format_report_card
 
+    command = click.get_current_context().command
+    for card in cards:  # on stderr, so that --json's output stays one document
+        for name, result in card["tests"].items():
+            if result.get("warning"):
+                warning = in_flags(result["warning"], command)
+                click.echo(f"warning: {card['source']}, {name}: {warning}", err=True)
     if as_json:
         click.echo(json_text(cards if len(cards) > 1 else cards[0], "the JSON output", indent=2))
         return
@@ -236,8 +242,8 @@ def _prediction_source(
                 f"--limit scores harness sample files (samples_*.jsonl), and {predictions} "
                 f"holds none."
             )
-        source = PredictionSource.of_files(predictions, tests, checkpoints)
-        return dataclasses.replace(source, fresh_words=fresh_words), tests
+        source = PredictionSource.of_files(predictions, tests, checkpoints, fresh_words=fresh_words)
+        return source, tests
     suite = Suite.read(suite_dir)
     source = harness_source(predictions, suite, limit=limit, fresh_words=fresh_words)
     answered = tuple(source.per_test or {})
