@@ -69,6 +69,27 @@ BASELINES = ("random", "input_length", "output_length", "input_pattern", "output
 DIVISION_MARGIN = 0.05  # with a dev part, the search bounds D_A 5 % below `max_da`
 
 
+def _check_apart(pool: Path, features: Path) -> None:
+    """Feature shards live in a folder of their own: not the pool's folder, nor inside it,
+    nor around it (writing shards again replaces their whole folder)."""
+    folder, own = features.resolve(), pool.resolve()
+    where = (
+        "the pool's own folder"
+        if folder == own
+        else "inside the pool's folder"
+        if own in folder.parents
+        else "a folder that holds the pool"
+        if folder in own.parents
+        else None
+    )
+    if where is not None:
+        raise DataError(
+            f"`features` {features} is {where} ({own}): feature shards need a folder of their "
+            f"own, apart from the pool; give a new folder beside it, such as "
+            f"{own.with_name(own.name + '.features')}."
+        )
+
+
 @dataclass
 class PoolData:
     """One pool, read once: records, manifest, and what splits are computed from."""
@@ -118,6 +139,7 @@ class PoolData:
         shard_size: int,
     ) -> PoolData:
         path = examples_path(pool)
+        _check_apart(path.parent, features)
         manifest = read_manifest(path.parent) if (path.parent / MANIFEST).is_file() else None
         chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
         plan = feature_plan(manifest, chosen, str(path))

@@ -85,13 +85,12 @@ class Suite:
 
     @staticmethod
     def is_suite(path: Path) -> bool:
-        """True when ``path`` holds a manifest that lists tests (it may still be malformed)."""
+        """True when ``path`` holds a manifest that lists tests (it may still be malformed);
+        a manifest that cannot be read (damaged, cut short) is a :class:`DataError` saying
+        so: whether the folder is a suite cannot be told, and "not a suite" would mislead."""
         if not (path / MANIFEST).is_file():
             return False
-        try:
-            return "tests" in read_manifest(path)
-        except DataError:
-            return False
+        return "tests" in read_manifest(path)
 
     @property
     def language(self) -> str | None:
