@@ -51,6 +51,13 @@ class SuiteTest:
     train: list[Record]
     dev: list[Record]
     test: list[Record]
+    # the suite's fresh-words entry (its language renamed: core.fresh_words.language_of)
+    fresh_words: Mapping[str, Any] | None = None
+
+    def language_entry(self) -> dict[str, Any]:
+        """What names the test's language: ``language`` and ``fresh_words``, as a manifest
+        writes them (:func:`~symcomp.core.fresh_words.language_of` rebuilds it)."""
+        return {"language": self.language, "fresh_words": self.fresh_words}
 
 
 class Suite:
@@ -296,6 +303,7 @@ class Suite:
             parts["train"],
             parts["dev"],
             parts["test"],
+            self.manifest.get("fresh_words"),
         )
 
 
