@@ -277,3 +277,14 @@ def _score(suite: Path, predictions: Path, *extra: object) -> tuple[float, str]:
     )
     assert done.returncode == 0, done.stderr
     return float(json.loads(done.stdout)["tests"][TEST]["accuracy"]), done.stderr
+
+
+def test_harness_samples_ask_for_no_seed(
+    scan_suite: Path, exports: dict[str, list[Doc]], tmp_path: Path
+) -> None:
+    """Their documents record the export's fresh words: answers in words no output holds are
+    just wrong."""
+    docs = exports["plain"]
+    samples = _write(tmp_path / "samples_t.jsonl", docs, [["I_ZORBLAX"] for _ in docs])
+    done = _evaluate(scan_suite, samples)
+    assert _accuracy(done) == 0.0 and "warning" not in done.stderr

@@ -261,6 +261,7 @@ class _TestScorer:
         language = self.language
         if (
             self.model is not None
+            or self.source.per_test is not None  # harness samples record their export's seed
             or self.source.fresh_words is not None
             or language is None
             or language.fresh_words is not None  # a renamed suite: its words are the fresh ones
