@@ -47,6 +47,25 @@ def make_generator(seed: GeneratorSeed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
+def split_lines(text: str) -> list[str]:
+    r"""The lines of a text file's contents, split at line feeds only (a ``\r`` before one
+    dropped, no empty line after the last), as JSON lines and TSV files end their lines.
+
+    :meth:`str.splitlines` also splits at U+2028, U+2029, U+0085 and other separators, which a
+    JSON string may hold raw (the harness writes its samples with ``ensure_ascii=False``) and
+    a TSV field may hold too: a line must end at ``\n`` only.
+
+    >>> split_lines('{"a": "x\u2028y"}\r\n{"b": 1}\n')
+    ['{"a": "x\u2028y"}', '{"b": 1}']
+    >>> split_lines(""), split_lines("a"), split_lines("a\n\n")
+    ([], ['a'], ['a', ''])
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest candidate, or ``""``."""
     close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)

@@ -81,3 +81,25 @@ def pcfg_set_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once(
         tmp_path_factory, "pcfg-set-suite", lambda out: build(out, PcfgSetSuiteSpec(n=4000, seed=1))
     )
+
+
+@pytest.fixture(scope="session")
+def scan_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SCAN's suite (no exports) in a folder named ``scan``, built once per test session (read
+    only)."""
+    from symcomp.languages.scan.suite import ScanSuiteSpec, build
+
+    return built_once(tmp_path_factory, "scan", lambda out: build(out, ScanSuiteSpec(export=False)))
+
+
+@pytest.fixture(scope="session")
+def mono_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small monotonicity (NLI) suite in a folder named ``mono``, built once per test
+    session (read only)."""
+    from symcomp.core.registry import get_language
+
+    builder = get_language("monotonicity").suite_builder()
+    assert builder is not None
+    return built_once(
+        tmp_path_factory, "mono", lambda out: builder.build(out, builder.make({"n": 600}))
+    )

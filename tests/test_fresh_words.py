@@ -141,6 +141,44 @@ def test_a_language_without_renamable_classes_is_refused(tmp_path: Path) -> None
     assert "declares no word classes to rename" in result.output and not out.exists()
 
 
+def test_an_export_in_fresh_words_names_the_languages_that_can_be_renamed(
+    pcfg_set_suite: Path, tmp_path: Path
+) -> None:
+    for fmt in ("tsv", "lm-eval"):
+        out = tmp_path / fmt
+        args = ["export", str(pcfg_set_suite), "--format", fmt, "--fresh-words", "0"]
+        result = CliRunner().invoke(cli, [*args, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert "rename the open-class words of: cogs, scan, slog" in result.output
+        assert not out.exists()
+
+
+def test_a_negative_seed_is_refused_by_every_command_and_the_library(
+    scan_suite: Path, tmp_path: Path
+) -> None:
+    from symcomp.llm.harness_tasks import HarnessOptions
+
+    commands = {
+        "suite": ["suite", "scan", "--no-export"],
+        "tsv": ["export", str(scan_suite), "--format", "tsv", "--test", "template_right"],
+        "lm-eval": ["export", str(scan_suite), "--format", "lm-eval", "--test", "template_right"],
+    }
+    for name, args in commands.items():
+        out = tmp_path / name
+        result = CliRunner().invoke(cli, [*args, "--fresh-words", "-1", "--out", str(out)])
+        assert result.exit_code == 2, (name, result.output)
+        assert "-1 is not in the range x>=0" in result.output and not out.exists()
+    scan = get_language("scan")
+    record = scan.record(scan.example("jump twice"))
+    for call in (
+        lambda: rename_records(scan, [record], -1),
+        lambda: scan.with_fresh_words(-1),
+        lambda: HarnessOptions(fresh_words=-1),
+    ):
+        with pytest.raises(DataError, match="a whole number 0 or more"):
+            call()
+
+
 # -- suites ----------------------------------------------------------------------------------
 
 

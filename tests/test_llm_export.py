@@ -8,6 +8,7 @@ not; tests/test_llm_harness.py runs the real harness.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,12 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symcomp
-from symcomp.llm.prompts import PROMPTS, render
+from symcomp.llm.prompts import PROMPTS, render, verbatim
+from symcomp.suites.reading import Suite
 
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
 
@@ -27,17 +31,13 @@ def _symcomp(*args: object) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("scan") / "scan"
-    assert _symcomp("suite", "scan", "--out", out, "--no-export").returncode == 0
-    return out
+def scan(scan_suite: Path) -> Path:
+    return scan_suite
 
 
 @pytest.fixture(scope="module")
-def mono(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("mono") / "mono"
-    assert _symcomp("suite", "monotonicity", "--n", "600", "--out", out).returncode == 0
-    return out
+def mono(mono_suite: Path) -> Path:
+    return mono_suite
 
 
 def _export(suite: Path, out: Path, *options: object) -> dict[str, Any]:
@@ -67,7 +67,7 @@ def test_a_task_per_test_with_its_template_group_and_data(scan: Path, tmp_path: 
     out = tmp_path / "tasks"
     manifest = _export(scan, out, "--test", "simple", "--test", "length", "--instruction", "Do.")
     # zero shots: no demonstrations, no coverage to measure
-    assert manifest["format"] == "symcomp.export.lm-eval/1"
+    assert manifest["format"] == "symcomp.export.lm-eval/2"
     assert set(manifest["tasks"]) == {"symcomp_scan_simple", "symcomp_scan_length"}
     group = yaml.safe_load((out / "symcomp_scan.yaml").read_text())
     assert group["task"] == ["symcomp_scan_simple", "symcomp_scan_length"]
@@ -84,9 +84,35 @@ def test_a_task_per_test_with_its_template_group_and_data(scan: Path, tmp_path: 
     suite = json.loads((scan / "manifest.json").read_text())
     assert len(docs) == suite["tests"]["simple"]["sizes"]["test"]
     assert all(doc["test"] == "simple" and doc["demonstrations"] == "" for doc in docs)
+    entry = {"shots": 0, "select": "random", "seed": 0, "steps": False}
+    assert all(doc["export"] == entry for doc in docs)
     assert (
         "{{" not in (out / "tasks" / "symcomp_scan_simple.yaml").read_text().split("doc_to_text")[0]
     )
+
+
+NASTY = (
+    "Answer: {{target}} or {{ a JSON list }}, {% if x %}not{% endif %}{# no #} {%raw%}{{x}}"
+    "{%endraw%} \"double\" 'single' back\\slash\\n tab\t cr\r\nsep\u2028\u2029\u0085 {"
+)
+
+
+def test_an_instruction_reaches_the_prompt_as_written(scan: Path, tmp_path: Path) -> None:
+    """The harness renders `description` as a Jinja template per document (lm-eval's own
+    renderer here; tests/test_llm_harness.py runs the harness on such an instruction)."""
+    utils = pytest.importorskip("lm_eval.utils")
+    out = tmp_path / "i"
+    _export(scan, out, "--test", "template_right", "--instruction", NASTY)
+    config = yaml.safe_load((out / "tasks" / "symcomp_scan_template_right.yaml").read_text())
+    for doc in _test_docs(out, "template_right")[:3]:
+        assert utils.apply_template(config["description"], doc) == NASTY + "\n\n"
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_verbatim_templates_render_as_their_text(text: str) -> None:
+    utils = pytest.importorskip("lm_eval.utils")
+    assert utils.apply_template(verbatim(text), {"target": "gold", "input": "x"}) == text
 
 
 def test_random_shots_are_the_harnesss_own_draw(scan: Path, tmp_path: Path) -> None:
@@ -97,6 +123,28 @@ def test_random_shots_are_the_harnesss_own_draw(scan: Path, tmp_path: Path) -> N
     assert all(doc["demonstrations"] == "" for doc in _test_docs(tmp_path / "r", test))
     coverage = manifest["tasks"][f"symcomp_scan_{test}"]["coverage"]
     assert set(coverage) == {"random", "similar", "cover"}
+
+
+@pytest.mark.parametrize("select", ["random", "similar", "cover"])
+def test_more_shots_than_training_items_are_refused_before_writing(
+    mono: Path, tmp_path: Path, select: str
+) -> None:
+    suite = Suite.read(mono)
+    sizes = {
+        name: len({record["id"] for record in test.train})
+        for name in suite.tests
+        if (test := suite.test(name)).test
+    }
+    small = min((name for name in sizes if sizes[name]), key=sizes.__getitem__)
+    large = max(sizes, key=sizes.__getitem__)
+    out = tmp_path / select
+    shots = sizes[small] + 1
+    args = ("--test", small, "--test", large, "--shots", shots, "--select", select)
+    done = _symcomp("export", mono, "--format", "lm-eval", "--out", out, *args)
+    assert done.returncode == 2 and not out.exists()
+    task = "symcomp_mono_" + re.sub(r"[^a-z0-9]+", "_", small.lower()).strip("_")
+    assert f"test {small!r} (task {task}): {sizes[small]:,}" in done.stderr
+    assert f"Pass --shots {sizes[small]} or fewer" in done.stderr and large not in done.stderr
 
 
 def test_covering_demonstrations_are_written_into_each_item(scan: Path, tmp_path: Path) -> None:
@@ -195,6 +243,16 @@ def test_bad_uses_are_exit_2_and_write_nothing(scan: Path, tmp_path: Path) -> No
     assert done.returncode == 2 and "not a harness sample" in done.stderr
     limited = _symcomp("evaluate", scan, "--model", "oracle", "--limit", "3")
     assert limited.returncode == 2 and "--limit" in limited.stderr
+
+
+def test_a_test_given_twice_is_named_as_such(scan: Path, tmp_path: Path) -> None:
+    twice = ("--test", "template_right", "--test", "template_right")
+    for fmt in ("lm-eval", "tsv"):
+        done = _symcomp("export", scan, "--format", fmt, *twice, "--out", tmp_path / fmt)
+        assert done.returncode == 2 and not (tmp_path / fmt).exists()
+        assert "test 'template_right' is given twice in --test" in done.stderr, done.stderr
+    done = _symcomp("evaluate", scan, "--model", "oracle", *twice)
+    assert done.returncode == 2 and "given twice" in done.stderr
 
 
 def test_fresh_words_in_any_export_format(scan: Path, tmp_path: Path) -> None:

@@ -25,6 +25,11 @@ from symcomp.models.tiny_lm import OFFLINE
 pytest.importorskip("lm_eval", reason="the llm extra (lm-eval, transformers) is not installed")
 
 LIMIT = 5
+# text the harness would read as Jinja (a document's field, a syntax error, a block, a comment)
+INSTRUCTION = (
+    "Answer: {{label}} or {{ a JSON list }}, {% if x %}not{% endif %}{# no #} \"q\" 'q' "
+    "back\\slash {"
+)
 SYMCOMP = str(Path(sys.executable).with_name("symcomp"))
 
 
@@ -67,9 +72,11 @@ def harness_run(tmp_path_factory: pytest.TempPathFactory, pcfg_set_suite: Path) 
         ),
     }
     for name, (suite, tests, select) in suites.items():
+        instruction = ["--instruction", INSTRUCTION] if name == "mono" else []
         _symcomp(
             "export", str(suite), "--format", "lm-eval", "--out", str(exports / name),
             "--shots", "2", "--select", select, "--task-prefix", f"t_{name}", *tests,
+            *instruction,
         )  # fmt: skip
     docs = {task: d for name in suites for task, d in _docs(exports / name).items()}
     model = _tiny_model(root / "model", docs)
@@ -139,6 +146,14 @@ def test_the_harness_saw_symcomps_demonstrations(harness_run: dict[str, Any]) ->
         PROMPTS["sequence"], first["doc"], answered=False
     )
     assert prompt.count("Output:") == 3  # two demonstrations and the query
+
+
+def test_the_harness_saw_the_instruction_as_written(harness_run: dict[str, Any]) -> None:
+    samples = next(harness_run["output"].rglob("samples_t_mono_protocol_ii_fold0_*.jsonl"))
+    first = json.loads(samples.read_text(encoding="utf-8").split("\n")[0])
+    prompt = first["arguments"]["gen_args_0"]["arg_0"]
+    assert prompt.startswith(INSTRUCTION + "\n\n" + first["doc"]["demonstrations"])
+    assert prompt.count(INSTRUCTION) == 1 and str(first["doc"]["label"]) not in INSTRUCTION
 
 
 def test_samples_without_limit_or_of_another_suite_are_refused(

@@ -383,6 +383,11 @@ def working(ctx: click.Context, label: str) -> Iterator[Callable[[str | None], N
         thread.join()
 
 
+# the type of every --fresh-words SEED (suite, export, evaluate): the library refuses the same
+# values (symcomp.core.fresh_strings.fresh_seed), so no command accepts a seed another refuses
+FRESH_WORDS_SEED = click.IntRange(min=0)
+
+
 def language_argument(name: str) -> Any:
     """Resolve a language name given on the command line (exit 2 with suggestions)."""
     from symcomp.core.registry import get_language

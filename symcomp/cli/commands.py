@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import click
 
 from symcomp.cli.app import (
+    FRESH_WORDS_SEED,
     UserError,
     cli,
     config_option,
@@ -279,12 +280,16 @@ def stats(pool: Path, as_json: bool) -> None:
     "(covering the input's compounds, largest first; Levy et al. 2023's Cover-LS).",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="lm-eval: seed of the selection."
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="lm-eval: seed of the selection.",
 )
 @click.option("--instruction", help="lm-eval: text put before every prompt.")
 @click.option(
     "--fresh-words",
-    type=int,
+    type=FRESH_WORDS_SEED,
     metavar="SEED",
     help="Rename a suite's open-class words to fresh strings drawn with SEED (the same mapping "
     "for every item and, with lm-eval, its demonstrations; outputs re-interpreted; the "

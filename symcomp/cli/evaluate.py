@@ -9,11 +9,13 @@ from typing import Any
 import click
 
 from symcomp.cli.app import (
+    FRESH_WORDS_SEED,
     PathSpec,
     UserError,
     cli,
     config_option,
     executor_options,
+    in_flags,
     jobs_from,
     working,
 )
@@ -52,6 +54,13 @@ def _build_model(spec: str, context: Any) -> Any:
     "items of each test they answer (only those tests).",
 )
 @click.option(
+    "--fresh-words",
+    type=FRESH_WORDS_SEED,
+    metavar="SEED",
+    help="The predictions answer an export made with --fresh-words SEED: score them against "
+    "the suite renamed with SEED (harness sample files record it; a plain file cannot).",
+)
+@click.option(
     "--runs",
     type=click.Path(path_type=Path, exists=True, file_okay=False),
     help="A model's published prediction tree (e.g. model_predictions/transformer of "
@@ -85,6 +94,7 @@ def evaluate(
     as_json: bool,
     threads: int | None,
     limit: int | None,
+    fresh_words: int | None,
     executor: str,
     address: str | None,
 ) -> None:
@@ -114,10 +124,13 @@ def evaluate(
         for spec in models
     ]
     if predictions is not None:
-        source, tests = _prediction_source(suite_dir, predictions, tests, limit, checkpoint_sets)
+        source, tests = _prediction_source(
+            suite_dir, predictions, tests, (limit, fresh_words), checkpoint_sets
+        )
         sources.append(source)
-    elif limit is not None:
-        raise UserError("--limit scores harness sample files: give them with --predictions.")
+    elif limit is not None or fresh_words is not None:
+        flag = "--limit" if limit is not None else "--fresh-words"
+        raise UserError(f"{flag} describes prediction files: give them with --predictions.")
     workers = jobs_from(1, executor, address)
     _print_cards(_cards(suite_dir, sources, tests, checkpoint_sets, workers), as_json)
 
@@ -150,6 +163,12 @@ def _cards(
 def _print_cards(cards: list[dict[str, Any]], as_json: bool) -> None:
     from symcomp.metrics.report import format_report_card
 
+    command = click.get_current_context().command
+    for card in cards:  # on stderr, so that --json's output stays one document
+        for name, result in card["tests"].items():
+            if result.get("warning"):
+                warning = in_flags(result["warning"], command)
+                click.echo(f"warning: {card['source']}, {name}: {warning}", err=True)
     if as_json:
         click.echo(json_text(cards if len(cards) > 1 else cards[0], "the JSON output", indent=2))
         return
@@ -206,23 +225,27 @@ def _prediction_source(
     suite_dir: Path,
     predictions: Path,
     tests: tuple[str, ...],
-    limit: int | None,
+    asked: tuple[int | None, int | None],
     checkpoints: list[Any],
 ) -> tuple[Any, tuple[str, ...]]:
-    """The source of --predictions and the tests to score: harness sample files answer the
-    tests they name (unless --test narrows them); other files every test."""
+    """The source of --predictions and the tests to score (``asked``: --limit and
+    --fresh-words): harness sample files answer the tests they name (unless --test narrows
+    them); other files every test."""
     from symcomp.llm.harness_samples import harness_source, is_harness_samples
     from symcomp.metrics.report import PredictionSource
     from symcomp.suites.reading import Suite
 
+    limit, fresh_words = asked
     if not is_harness_samples(predictions):
         if limit is not None:
             raise UserError(
                 f"--limit scores harness sample files (samples_*.jsonl), and {predictions} "
                 f"holds none."
             )
-        return PredictionSource.of_files(predictions, tests, checkpoints), tests
-    source = harness_source(predictions, Suite.read(suite_dir), limit=limit)
+        source = PredictionSource.of_files(predictions, tests, checkpoints, fresh_words=fresh_words)
+        return source, tests
+    suite = Suite.read(suite_dir)
+    source = harness_source(predictions, suite, limit=limit, fresh_words=fresh_words)
     answered = tuple(source.per_test or {})
     missing = [name for name in tests if name not in answered]
     if missing:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from symcomp.cli.app import (
+    FRESH_WORDS_SEED,
     FiniteFloat,
     SymcompCommand,
     SymcompGroup,
@@ -64,7 +65,7 @@ def _command(name: str, builder: Any) -> click.Command:
     params.append(
         click.Option(
             ["--fresh-words", "fresh_words"],
-            type=click.IntRange(min=0),
+            type=FRESH_WORDS_SEED,
             default=None,
             metavar="SEED",
             help="Rename the language's open-class words (nouns, names, verbs, primitives: "

@@ -108,8 +108,8 @@ class FreshWords:
         if not isinstance(data, Mapping):
             raise DataError(f"{where} must be a JSON object with seed, classes and mapping.")
         seed, classes, mapping = data.get("seed"), data.get("classes"), data.get("mapping")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise DataError(f"{where}: 'seed' must be an integer, got {seed!r}.")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise DataError(f"{where}: 'seed' must be a whole number 0 or more, got {seed!r}.")
         if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
             raise DataError(f"{where}: 'classes' must be a list of class names.")
         if not isinstance(mapping, Mapping) or not all(
@@ -139,6 +139,20 @@ def families(words: Iterable[str], lemmas: Mapping[str, str]) -> dict[str, list[
     return grouped
 
 
+def fresh_seed(seed: Any) -> int:
+    """``seed`` checked as the seed of fresh words: a whole number, 0 or more (a negative one
+    would draw as its absolute value does: :class:`random.Random` seeds with ``abs``).
+
+    >>> fresh_seed(-1)
+    Traceback (most recent call last):
+    ...
+    symcomp.errors.DataError: `fresh_words` must be a whole number 0 or more (a seed), got -1.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise DataError(f"`fresh_words` must be a whole number 0 or more (a seed), got {seed!r}.")
+    return seed
+
+
 def draw(
     words: Mapping[str, Iterable[str]],
     spec: Renamable,
@@ -152,7 +166,7 @@ def draw(
     literals of every class, its output tokens); compared without case. The draw depends only
     on the seed and the order of ``words``, not on Python's hash seed.
     """
-    rng = random.Random(seed)
+    rng = random.Random(fresh_seed(seed))
     taken = {word.lower() for word in reserved} | {word.lower() for word in spec.reserved}
     names = {word for name in spec.names for word in words.get(name, ())}
     ordered = [word for name in spec.classes for word in words[name]]

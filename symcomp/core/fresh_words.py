@@ -31,6 +31,8 @@ __all__ = [
     "FreshWords",
     "Renamable",
     "as_written",
+    "check_renamable",
+    "draw_fresh_words",
     "language_of",
     "manifest_entry",
     "output_format",
@@ -58,12 +60,26 @@ def renamed_language(language: Language, fresh: FreshWords | int) -> Language:
     ...
     symcomp.errors.DataError: pcfg-set declares no word classes to rename (fresh words rename ...
     """
+    check_renamable(language)
+    return language.with_fresh_words(fresh)
+
+
+def draw_fresh_words(language: Language, seed: int) -> FreshWords:
+    """The fresh words of ``language`` drawn with ``seed`` (:meth:`Language.draw_fresh_words`);
+    a language that declares no renamable classes is a :class:`DataError` naming those that
+    do."""
+    check_renamable(language)
+    return language.draw_fresh_words(seed)
+
+
+def check_renamable(language: Language) -> None:
+    """A :class:`DataError` naming the languages that can be renamed, unless ``language`` is
+    one."""
     if language.renamable() is None:
         raise DataError(
             f"{language.name} declares no word classes to rename (fresh words rename the "
             f"open-class words of: {', '.join(renamable_languages()) or 'no language'})."
         )
-    return language.with_fresh_words(fresh)
 
 
 def rename_records(

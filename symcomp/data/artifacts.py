@@ -614,6 +614,13 @@ def file_record(path: Path) -> dict[str, Any]:
     return {"sha256": digest.hexdigest(), "bytes": size, "lines": lines}
 
 
+DAMAGED_MANIFEST = (
+    "The manifest is damaged, and cannot be made again from the files it describes (it "
+    "records how they were made and their sha256): restore it from a copy, or write the "
+    "folder again with the command that made it, replacing it."
+)
+
+
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of an artifact folder."""
     path = folder / MANIFEST
@@ -622,7 +629,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"{folder} has no {MANIFEST}; point to a folder written by symcomp "
             f"(a pool from `symcomp generate`, a suite from `symcomp suite`)."
         )
-    return read_json(path, what="a manifest")
+    return read_json(path, what="a manifest", fix=DAMAGED_MANIFEST)
 
 
 def read_json(path: Path, *, what: str = "the file", fix: str = "") -> dict[str, Any]:
@@ -635,7 +642,7 @@ def read_json(path: Path, *, what: str = "the file", fix: str = "") -> dict[str,
     >>> _ = bad.write_text('{"epochs": 3')
     >>> read_json(bad, fix="Delete it.")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    symcomp.errors.DataError: ...summary.json:1: not valid JSON: Expecting ',' delimiter. Delete it.
+    symcomp.errors.DataError: ...summary.json:1: not valid JSON: ... (...: cut short). Delete it.
     """
 
     def fail(problem: str) -> DataError:
@@ -650,7 +657,8 @@ def read_json(path: Path, *, what: str = "the file", fix: str = "") -> dict[str,
     try:
         data = json.loads(text, parse_constant=refuse_constant)
     except json.JSONDecodeError as error:
-        raise fail(f":{error.lineno}: not valid JSON: {error.msg}.") from None
+        cut = " (the file ends before its JSON does: cut short)" if _cut_short(text, error) else ""
+        raise fail(f":{error.lineno}: not valid JSON: {error.msg}{cut}.") from None
     except NonFiniteJsonError as error:
         raise fail(f": {error}.") from None
     except RecursionError:
@@ -658,6 +666,15 @@ def read_json(path: Path, *, what: str = "the file", fix: str = "") -> dict[str,
     if not isinstance(data, dict):
         raise fail(f": {what} must be a JSON object, not {_json_type(data)}.")
     return data
+
+
+def _cut_short(text: str, error: json.JSONDecodeError) -> bool:
+    """True when JSON text stopped where more was expected: a truncated file.
+
+    >>> _cut_short('{"a": [1, 2', json.JSONDecodeError("x", '{"a": [1, 2', 11))
+    True
+    """
+    return bool(text.strip()) and error.pos >= len(text.rstrip())
 
 
 def _json_type(value: Any) -> str:
@@ -684,7 +701,8 @@ def read_examples(location: Path) -> Iterator[dict[str, Any]]:
         On the first malformed line (or bytes that are not UTF-8), naming file and line.
     """
     path = examples_path(location)
-    with path.open(encoding="utf-8") as handle:
+    # a line ends at "\n" only: not at a lone "\r" (universal newlines) nor at U+2028
+    with path.open(encoding="utf-8", newline="\n") as handle:
         count = 0
         for record in parse_examples(handle, str(path)):
             count += 1

@@ -78,6 +78,27 @@ BASELINES = ("random", "input_length", "output_length", "input_pattern", "output
 DIVISION_MARGIN = 0.05  # with a dev part, the search bounds D_A 5 % below `max_da`
 
 
+def _check_apart(pool: Path, features: Path) -> None:
+    """Feature shards live in a folder of their own: not the pool's folder, nor inside it,
+    nor around it (writing shards again replaces their whole folder)."""
+    folder, own = features.resolve(), pool.resolve()
+    where = (
+        "the pool's own folder"
+        if folder == own
+        else "inside the pool's folder"
+        if own in folder.parents
+        else "a folder that holds the pool"
+        if folder in own.parents
+        else None
+    )
+    if where is not None:
+        raise DataError(
+            f"`features` {features} is {where} ({own}): feature shards need a folder of their "
+            f"own, apart from the pool; give a new folder beside it, such as "
+            f"{own.with_name(own.name + '.features')}."
+        )
+
+
 @dataclass
 class PoolData:
     """One pool, read once: records, manifest, and what splits are computed from."""
@@ -143,6 +164,7 @@ class PoolData:
         **spread: Any,
     ) -> PoolData:
         path, manifest, chosen, plan = _planned(pool, options)
+        _check_apart(path.parent, features)
         if not (features / MANIFEST).exists():
             write_shards(path, features, plan, **spread)
         shards = open_shards(features, path, plan)

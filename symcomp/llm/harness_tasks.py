@@ -31,7 +31,10 @@ line after the answer (or at a next ``Input:``), and the harness's ``regex`` fil
 answer line: the task's ``exact_match`` is answer accuracy.
 
 Every document carries the suite's identity (``test``, and ``suite``: the test's sha256), so
-that ``symcomp evaluate`` can refuse a sample file of another suite.
+that ``symcomp evaluate`` can refuse a sample file of another suite, and the options that
+shaped it (``fresh_words``, and ``export``: shots, select, seed and steps), from which
+``symcomp evaluate`` makes the document again (:class:`ExportedDocuments`) and compares every
+field the export wrote, the worked ``steps`` and ``worked`` included.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from symcomp._util import Record
+from symcomp.core.fresh_strings import fresh_seed
 from symcomp.core.fresh_words import rename_records
 from symcomp.core.language import Language
 from symcomp.core.steps import ANSWER_PATTERN, FIELD, RecordSteps, Step, steps_json, worked_text
@@ -66,17 +70,21 @@ from symcomp.llm.prompts import (
     PROMPTS,
     Prompt,
     demonstration_block,
+    verbatim,
 )
 from symcomp.suites.exporting import fresh_renaming, steps_language
 from symcomp.suites.reading import Suite
 
-FORMAT = "symcomp.export.lm-eval/1"
+FORMAT = "symcomp.export.lm-eval/2"  # 2: every document carries `export`
+EXPORT = "export"  # the document field holding the options that shaped it
+ENTRY_FIELDS = ("shots", "select", "seed", "steps")  # what `export` records
 SELECTIONS = ("random", "similar", "cover")
 # generation budget: BPE tokenizers split a symbolic word into several pieces
 # (``I_TURN_LEFT`` is five for GPT-2), so a task allows 8 tokens a word of its longest target
 TOKENS_PER_WORD = 8
 MIN_GEN_TOKENS = 32
 _TASK_NAME = re.compile(r"[^a-z0-9_]+")
+SHOWN = 5  # tests named in a message, at most
 
 
 @dataclass(frozen=True)
@@ -101,9 +109,23 @@ class HarnessOptions:
     prefix: str | None = None
     steps: bool = False
 
+    def document_entry(self) -> dict[str, Any]:
+        """The options that shape a document (its demonstrations, and, worked, its steps),
+        written into each one: with the suite, they are what ``symcomp evaluate`` makes the
+        document again from.
+
+        >>> HarnessOptions(shots=2, select="cover", steps=True).document_entry()
+        {'shots': 2, 'select': 'cover', 'seed': 0, 'steps': True}
+        """
+        return {key: getattr(self, key) for key in ENTRY_FIELDS}
+
     def __post_init__(self) -> None:
         if self.shots < 0:
             raise DataError(f"`shots` must be 0 or more, got {self.shots}.")
+        if self.seed < 0:
+            raise DataError(f"`seed` must be 0 or more, got {self.seed}.")
+        if self.fresh_words is not None:
+            fresh_seed(self.fresh_words)
         if self.select not in SELECTIONS:
             raise DataError(
                 f"unknown demonstration selection {self.select!r}; choose one of "
@@ -152,8 +174,10 @@ def export_lm_eval(
     context = _Context(folder, _language_of(folder, options), options)
     prefix = task_prefix(folder.root, options.prefix)
     step = progress or (lambda count: None)
+    names = folder.chosen(tests)
+    _check_shots(folder, names, options.shots, prefix)
     tasks = []
-    for name in list(tests) if tests else list(folder.tests):
+    for name in names:
         task = _build_task(context, name, prefix)
         step(len(task.items))
         if task.items:
@@ -162,8 +186,8 @@ def export_lm_eval(
         raise DataError(f"{folder.root}: every chosen test has an empty test part; nothing to run.")
     _check_unique(tasks)
     _check_name_lengths(tasks, prefix, target)
-    names = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
-    with writing_into(target, overwrite=overwrite, names=names, kind="export"):
+    written = (MANIFEST, f"{prefix}.yaml", "tasks", "data")
+    with writing_into(target, overwrite=overwrite, names=written, kind="export"):
         replaced = previous_output(target, "export")
         with staging_in(target) as work:
             root = options.data_root or str(target.resolve())
@@ -172,6 +196,33 @@ def export_lm_eval(
             write_json(work / MANIFEST, {**described, "fresh_words": context.fresh_entry})
             move_into_place(work, target, replaced)
     return target
+
+
+def _check_shots(folder: Suite, names: Sequence[str], shots: int, prefix: str) -> None:
+    """Refuse ``shots`` larger than a test's training part (its distinct items), whichever
+    ``select``: the harness's own draw fails the whole group ("Sample larger than
+    population"), and symcomp's would silently give fewer. A test without a training part
+    is exported without demonstrations (the manifest says so)."""
+    if not shots:
+        return
+    short = {}
+    for name in names:
+        test = folder.test(name)
+        size = len(_distinct(test.train))
+        if test.test and 0 < size < shots:  # a test with no test part is not exported
+            short[name] = size
+    if short:
+        shown = [
+            f"test {name!r} (task {task_name(prefix, name)}): {size:,}"
+            for name, size in list(short.items())[:SHOWN]
+        ]
+        more = f"; and {len(short) - SHOWN:,} more" if len(short) > SHOWN else ""
+        raise DataError(
+            f"`shots` {shots} asks for more demonstrations than the training part of "
+            f"{len(short):,} test{'s' if len(short) > 1 else ''} holds (distinct items): "
+            f"{'; '.join(shown)}{more}. Pass `shots` {min(short.values())} or fewer, or "
+            f"export the other tests (`tests`)."
+        )
 
 
 def _language_of(folder: Suite, options: HarnessOptions) -> Language | None:
@@ -217,24 +268,98 @@ class _Context:
 
 def _build_task(context: _Context, name: str, prefix: str) -> _Task:
     options = context.options
-    test = context.folder.test(name)
-    train = context.renamed(_distinct(test.train))
-    items = context.renamed(test.test)
-    nli = is_nli([*train, *items])
-    prompt = PROMPTS["nli" if nli else "worked" if context.steps_of else "sequence"]
-    choices = tuple(label_names(str(r["label"]) for r in [*train, *items])) if nli else ()
-    digest = test.digest
-    shared = {"test": name, "suite": digest, "fresh_words": options.fresh_words}
-    train_docs = [_worked(context, r, _document(r, choices, shared)) for r in train]
-    item_docs = [_worked(context, r, _document(r, choices, shared)) for r in items]
+    parts = _parts(context, name)
     coverage: dict[str, Any] = {}
-    if options.shots and items and not train:
+    if options.shots and parts.items and not parts.train:
         coverage = {"note": "no training part: exported without demonstrations"}
-    elif options.shots and items:
-        coverage = _demonstrate(context, item_docs, train_docs, items, train, prompt)
+    elif options.shots and parts.items:
+        coverage = _demonstrate(context, parts)
     config = name.replace("/", "-")
-    task = f"{prefix}_{_TASK_NAME.sub('_', config.lower()).strip('_')}"
-    return _Task(task, name, config, prompt, train_docs, item_docs, choices, coverage)
+    return _Task(
+        task_name(prefix, name),
+        name,
+        config,
+        parts.prompt,
+        parts.train_docs,
+        parts.item_docs,
+        parts.choices,
+        coverage,
+    )
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """A test's documents as the export writes them (demonstrations not yet chosen), and the
+    records they show (in fresh words, when asked)."""
+
+    prompt: Prompt
+    choices: tuple[str, ...]
+    train: list[Record]
+    items: list[Record]
+    train_docs: list[dict[str, Any]]
+    item_docs: list[dict[str, Any]]
+
+
+def _parts(context: _Context, name: str, positions: Sequence[int] | None = None) -> _Parts:
+    """The parts of test ``name``: every item, or the items at ``positions`` of its test part
+    (then the training part only where symcomp chooses demonstrations from it)."""
+    options = context.options
+    test = context.folder.test(name)
+    distinct = _distinct(test.train)
+    nli = is_nli([*distinct, *test.test])
+    choices = tuple(label_names(str(r["label"]) for r in [*distinct, *test.test])) if nli else ()
+    chosen = test.test if positions is None else [test.test[i] for i in positions]
+    symcomp_chooses = bool(options.shots) and options.select != "random"
+    train = context.renamed(distinct if positions is None or symcomp_chooses else [])
+    items = context.renamed(chosen)
+    shared = {
+        "test": name,
+        "suite": test.digest,
+        "fresh_words": options.fresh_words,
+        EXPORT: options.document_entry(),
+    }
+    return _Parts(
+        PROMPTS["nli" if nli else "worked" if context.steps_of else "sequence"],
+        choices,
+        train,
+        items,
+        [_worked(context, r, _document(r, choices, shared)) for r in train],
+        [_worked(context, r, _document(r, choices, shared)) for r in items],
+    )
+
+
+class ExportedDocuments:
+    """The test documents an export of ``suite`` with ``options`` wrote, made again from the
+    suite: what ``symcomp evaluate`` checks the harness's logged documents against. The
+    suite's language (renamed, when asked) and its reader of input structures are shared by
+    every test asked for."""
+
+    def __init__(self, suite: Suite, options: HarnessOptions) -> None:
+        self.context = _Context(suite, _language_of(suite, options), options)
+
+    def items(self, test: str, positions: Sequence[int]) -> list[dict[str, Any]]:
+        """The documents of the items at ``positions`` of ``test``'s test part, with their
+        demonstrations."""
+        parts = _parts(self.context, test, positions)
+        options = self.context.options
+        if options.shots and options.select != "random" and parts.items and parts.train:
+            pool = _pool(self.context, parts)
+            if pool is not None:
+                chosen = pool.select(
+                    parts.items, shots=options.shots, method=options.select, seed=options.seed
+                )
+                _write_demonstrations(parts, chosen)
+        return parts.item_docs
+
+
+def task_name(prefix: str, test: str) -> str:
+    """The harness task of ``test``: the prefix, then the test's name in the letters, digits
+    and underscores of task names.
+
+    >>> task_name("symcomp_mono", "protocol-III/train-depth-1-2")
+    'symcomp_mono_protocol_iii_train_depth_1_2'
+    """
+    return f"{prefix}_{_TASK_NAME.sub('_', test.replace('/', '-').lower()).strip('_')}"
 
 
 def _distinct(records: Sequence[Record]) -> list[Record]:
@@ -283,33 +408,41 @@ def _one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
-def _demonstrate(
-    context: _Context,
-    item_docs: list[dict[str, Any]],
-    train_docs: Sequence[Mapping[str, Any]],
-    items: Sequence[Record],
-    train: Sequence[Record],
-    prompt: Prompt,
-) -> dict[str, Any]:
+def _demonstrate(context: _Context, parts: _Parts) -> dict[str, Any]:
     """Choose demonstrations for every item (written into its document unless the harness
     draws them: ``random``) and measure each method's coverage; return the coverage table
     (method -> queries, mean and minimum share of coverable structures held)."""
-    options, language = context.options, context.shown
-    if language is None:  # an imported pool: only the harness's random draw
-        return {}
-    from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader, coverage_summary
+    from symcomp.dbca.demonstrations import coverage_summary
 
-    reader = context.reader or StructureReader(language, remember=True)
-    context.reader = reader
-    pool = DemonstrationPool(train, language=language, reader=reader)
+    options = context.options
+    pool = _pool(context, parts)
+    if pool is None:  # an imported pool: only the harness's random draw
+        return {}
     table: dict[str, Any] = {}
     for method in SELECTIONS:
-        chosen = pool.select(items, shots=options.shots, method=method, seed=options.seed)
-        table[method] = coverage_summary(pool.coverage(items, chosen))
+        chosen = pool.select(parts.items, shots=options.shots, method=method, seed=options.seed)
+        table[method] = coverage_summary(pool.coverage(parts.items, chosen))
         if method == options.select and method != "random":
-            for doc, picks in zip(item_docs, chosen, strict=True):
-                doc[DEMONSTRATIONS] = demonstration_block(prompt, [train_docs[i] for i in picks])
+            _write_demonstrations(parts, chosen)
     return table
+
+
+def _pool(context: _Context, parts: _Parts) -> Any:
+    """The demonstration pool of a test's training part (None without a language)."""
+    if context.shown is None:
+        return None
+    from symcomp.dbca.demonstrations import DemonstrationPool, StructureReader
+
+    context.reader = context.reader or StructureReader(context.shown, remember=True)
+    return DemonstrationPool(parts.train, language=context.shown, reader=context.reader)
+
+
+def _write_demonstrations(parts: _Parts, chosen: Sequence[Sequence[int]]) -> None:
+    """Each item's chosen demonstrations (pool positions) into its document."""
+    for doc, picks in zip(parts.item_docs, chosen, strict=True):
+        doc[DEMONSTRATIONS] = demonstration_block(
+            parts.prompt, [parts.train_docs[i] for i in picks]
+        )
 
 
 def _check_name_lengths(tasks: Sequence[_Task], prefix: str, target: Path) -> None:
@@ -427,7 +560,9 @@ def task_config(task: _Task, data: str, options: HarnessOptions) -> dict[str, An
     if not task.train:
         del files["train"], config["training_split"], config["fewshot_split"]
     if options.instruction:
-        config["description"] = options.instruction.rstrip() + "\n\n"
+        # the harness renders `description` as a Jinja template per document: the
+        # instruction is text, and reaches the model as written
+        config["description"] = verbatim(options.instruction.rstrip() + "\n\n")
     if task.choices:
         config |= {
             "output_type": "multiple_choice",

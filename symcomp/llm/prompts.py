@@ -60,6 +60,23 @@ PROMPTS = {
 }
 
 _FIELD = re.compile(r"\{\{(\w+)\}\}")
+# a "{" and a carriage return as Jinja string literals (the literal's escape is Jinja's to decode)
+_OPEN = '{{ "{" }}'
+_RETURN = '{{ "\\r" }}'
+
+
+def verbatim(text: str) -> str:
+    r"""A Jinja template that renders as ``text`` itself, for a field the harness renders per
+    document (``description``): every ``{`` (which could open ``{{``, ``{%`` or ``{#``) and every
+    carriage return (which Jinja's lexer turns into a line feed) written as a Jinja string
+    literal, so that no text can read a document's field (``{{target}}``) or break the template.
+
+    >>> verbatim("Answer as {{ a list }}.")
+    'Answer as {{ "{" }}{{ "{" }} a list }}.'
+    >>> verbatim("Translate each sentence.")
+    'Translate each sentence.'
+    """
+    return text.replace("{", _OPEN).replace("\r", _RETURN)
 
 
 def render(prompt: Prompt, doc: Mapping[str, Any], *, answered: bool) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import split_lines
 from symcomp.errors import DataError
 
 MARK = "Sequence Accuracy"
@@ -41,7 +42,7 @@ class EpochLog:
 def read_epoch_log(path: Path) -> EpochLog:
     """The per-epoch accuracies of one log file (errors name the file and line)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = split_lines(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise DataError(f"cannot read log {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:

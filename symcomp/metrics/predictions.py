@@ -5,8 +5,12 @@ TSV
     ``source<TAB>target<TAB>prediction`` (the layout of the published model predictions).
     Rows are found by their source text.
 JSONL
-    ``{"id": ..., "prediction": ...}`` per line (``input`` optional), the prediction a JSON
-    string (anything else is an error: ``null`` is not the text ``None``). Rows are found by id.
+    ``{"id": ..., "prediction": ...}`` per line, the prediction a JSON string (anything else is
+    an error: ``null`` is not the text ``None``). Rows are found by id. Optional: ``input``,
+    which must then be the input of the item with that id (a file of another suite, or of an
+    export in fresh words, is refused rather than scored against the wrong items), and
+    ``fresh_words``, the seed of the export in fresh words the predictions answer (or null),
+    the same on every line.
 
 A folder of such files is read as their union. Errors name the file and the first offending
 line (wrong column count, invalid JSON, an id or source given twice with different predictions).
@@ -21,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symcomp._util import split_lines
 from symcomp.errors import DataError
 
 HEADER = ("source", "target", "prediction")
@@ -36,6 +41,7 @@ class PredictionRow:
     source: str | None = None
     target: str | None = None
     where: str = ""
+    fresh_words: tuple[int | None, ...] = ()  # (seed,) when the row states it
 
 
 @dataclass
@@ -45,8 +51,14 @@ class Predictions:
     by_id: dict[str, str] = field(default_factory=dict)
     by_source: dict[str, str] = field(default_factory=dict)
     origin: str = ""
+    inputs: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (input, where)
+    fresh_words: dict[int | None, str] = field(default_factory=dict)  # stated seed -> where
 
     def add(self, row: PredictionRow) -> None:
+        if row.id is not None and row.source is not None:
+            self.inputs[row.id] = (row.source, row.where)
+        for seed in row.fresh_words:
+            self.fresh_words.setdefault(seed, row.where)
         for table, key in ((self.by_id, row.id), (self.by_source, row.source)):
             if key is None:
                 continue
@@ -64,10 +76,35 @@ class Predictions:
             found = self.by_source.get(" ".join(str(record["input"]).split()))
         return found
 
+    def stated_fresh_words(self) -> int | None:
+        """The fresh-words seed the rows state (None: none, or null); rows stating two
+        different ones are a :class:`DataError`."""
+        if len(self.fresh_words) > 1:
+            (a, first), (b, second) = list(self.fresh_words.items())[:2]
+            raise DataError(
+                f"{second}: fresh_words {b}, where {first} says {a}: predictions of two "
+                f"exports; score one at a time."
+            )
+        return next(iter(self.fresh_words), None)
+
+    def check_input(self, record: Mapping[str, Any]) -> None:
+        """A row found by ``record``'s id that gives an input must give ``record``'s."""
+        given = self.inputs.get(str(record.get("id")))
+        if given is None:
+            return
+        text, where = given
+        if text != " ".join(str(record["input"]).split()):
+            raise DataError(
+                f"{where}: the input of id {record.get('id')} is {text!r}, and the suite's is "
+                f"{record['input']!r}: predictions of another suite, or of an export in fresh "
+                f"words (then give its seed: `fresh_words`)."
+            )
+
     def for_records(self, records: Sequence[Mapping[str, Any]], context: str) -> list[str]:
         """Predictions for every record, or a DataError naming the first one missing."""
         out = []
         for position, record in enumerate(records, start=1):
+            self.check_input(record)
             prediction = self.lookup(record)
             if prediction is None:
                 missing = sum(self.lookup(r) is None for r in records)
@@ -75,7 +112,8 @@ class Predictions:
                     f"{self.origin}: no prediction for {missing:,} of the {len(records):,} inputs "
                     f"of {context}; the first is input {position} (id {record.get('id')}): "
                     f"{record['input']!r}. Predict every input (by id in JSONL, or by source "
-                    f"text in TSV)."
+                    f"text in TSV; predictions of an export in fresh words: give its seed, "
+                    f"`fresh_words`)."
                 )
             out.append(prediction)
         return out
@@ -85,7 +123,7 @@ def text_lines(path: Path, what: str) -> list[str]:
     """The lines of a UTF-8 text file of predictions; a DataError naming the file (and what
     it should hold: ``what``) when it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return split_lines(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise DataError(f"cannot read predictions {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:
@@ -143,7 +181,21 @@ def _jsonl_rows(path: Path, lines: Iterable[str]) -> Iterable[PredictionRow]:
             id=str(data["id"]),
             source=" ".join(str(source).split()) if source is not None else None,
             where=f"{path}:{number}",
+            fresh_words=_stated_seed(data, f"{path}:{number}"),
         )
+
+
+def _stated_seed(data: Mapping[str, Any], where: str) -> tuple[int | None, ...]:
+    """``(seed,)`` of a row that states ``fresh_words`` (null or a whole number 0 or more)."""
+    if "fresh_words" not in data:
+        return ()
+    seed = data["fresh_words"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise DataError(
+            f'{where}: "fresh_words" must be the seed of the export (a whole number 0 or '
+            f"more) or null, got {json.dumps(seed)[:40]}."
+        )
+    return (seed,)
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -224,5 +276,6 @@ def aligned_predictions(
     raise DataError(
         f"{row.where}: source {row.source!r} is not input {position} of {context} "
         f"({inputs[position - 1]!r}), and input {missing + 1} ({inputs[missing]!r}) is in no "
-        f"row: the file neither follows the test set line by line nor holds every input."
+        f"row: the file neither follows the test set line by line nor holds every input "
+        f"(predictions of an export in fresh words? give its seed, `fresh_words`)."
     )

@@ -92,17 +92,29 @@ class PredictionSource:
         path: Path,
         tests: Sequence[str] = (),
         checkpoints: Sequence[Predictions | Model] = (),
+        *,
+        fresh_words: int | None = None,
     ) -> PredictionSource:
         """Predictions read from a file or folder (:func:`load_predictions`), to score on
         ``tests`` (all when empty). A single TSV file scored on a single test is also
         aligned with it line by line: published TSVs carry no ids, so their rows are matched
-        to the test's inputs; JSON lines carry ids and a folder names its tests."""
+        to the test's inputs; JSON lines carry ids and a folder names its tests.
+        ``fresh_words`` is the seed of the export in fresh words they answer (JSON lines may
+        state it too: then the two must agree)."""
         one_tsv = path.is_file() and path.suffix.lower() != ".jsonl"
+        predictions = load_predictions(path)
+        stated = predictions.stated_fresh_words()
+        if predictions.fresh_words and fresh_words is not None and stated != fresh_words:
+            raise DataError(
+                f"{predictions.fresh_words[stated]}: the predictions state fresh_words "
+                f"{stated}, and `fresh_words` says {fresh_words}; give one seed."
+            )
         return cls(
             path.name,
-            predictions=load_predictions(path),
+            predictions=predictions,
             aligned=path if one_tsv and len(tests) == 1 else None,
             checkpoints=list(checkpoints),
+            fresh_words=stated if fresh_words is None else fresh_words,
         )
 
 
@@ -121,9 +133,7 @@ def evaluate_suite(
     in this process before it is scored."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
     language = _language(folder)
-    chosen = list(tests) if tests else list(folder.tests)
-    for name in chosen:
-        folder.entry(name)  # an unknown name is an error before any work
+    chosen = folder.chosen(tests)  # an unknown name is an error before any work
     if source.aligned is not None and len(chosen) != 1:
         raise DataError("a line-aligned TSV scores one test: name it with `tests`.")
     executor = as_executor(jobs)
@@ -256,6 +266,31 @@ class _TestScorer:
         found = [predictions.lookup(record) for record in records]
         return None if any(f is None for f in found) else [str(f) for f in found]
 
+    def fresh_words_hint(self, predictions: Sequence[str]) -> str | None:
+        """A warning when most predictions of a file hold words no output of the suite holds,
+        in a language fresh words rename, with no seed given: the answers to an export in
+        fresh words, scored against the original words, would be wrong without a word."""
+        language = self.language
+        if (
+            self.model is not None
+            or self.source.per_test is not None  # harness samples record their export's seed
+            or self.source.fresh_words is not None
+            or language is None
+            or language.fresh_words is not None  # a renamed suite: its words are the fresh ones
+            or language.renamable() is None
+        ):
+            return None
+        known = {token for record in self.pool for token in str(record["output"]).split()}
+        foreign = [t for p in predictions for t in p.split() if t not in known][:1]
+        holding = sum(any(t not in known for t in p.split()) for p in predictions)
+        if not foreign or 2 * holding < len(predictions):
+            return None
+        return (
+            f"{holding:,} of the {len(predictions):,} predictions hold words that no output of "
+            f"this suite holds (such as {foreign[0]!r}): the answers to an export in fresh "
+            f"words? Then give its seed (`fresh_words`) to score them against its items."
+        )
+
     def functions_of(self, record: Mapping[str, Any]) -> list[str]:
         if "function" in record.get("meta", {}):
             return [str(record["meta"]["function"])]
@@ -269,6 +304,9 @@ class _TestScorer:
             return {"n": 0, "accuracy": None, "note": "empty test part"}
         predictions = self.predict(self.test, f"test {self.name!r}")
         report = accuracy_report(self.test, predictions, functions=self.functions_of)
+        hint = self.fresh_words_hint(predictions)
+        if hint:
+            report["warning"] = hint
         for key in self.entry.meta.get("breakdown", ()):
             report[f"by_{key}"] = meta_breakdown(self.test, predictions, str(key))
         pairs = self.entry.meta.get("held_out_pairs")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from symcomp._util import split_lines
 from symcomp.errors import DataError
 from symcomp.metrics.localism import Trace
 
@@ -67,7 +68,7 @@ def read_trace(path: Path) -> list[Trace]:
 
 def _lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return split_lines(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise DataError(f"cannot read trace {path}: {error.strerror or error}.") from None
     except UnicodeDecodeError:

@@ -100,9 +100,29 @@ def _check_language(run: Path, suite: Suite) -> None:
     for each in map(RunDir, runs):
         if not each.is_run():
             continue
-        language = each.config().get("data", {}).get("language")
+        data = each.config().get("data", {})
+        language = data.get("language")
         if language != suite.language:
             raise DataError(
                 f"{each.path} was trained on {language!r} data, but {suite.root} is a "
                 f"{suite.language!r} suite; score it on a suite of its own language."
             )
+        # a run written before runs recorded their fresh words records none: not compared
+        suite_words = suite.manifest.get("fresh_words")
+        if "fresh_words" in data and _words(data["fresh_words"]) != _words(suite_words):
+            raise DataError(
+                f"{each.path} was trained on {language} {_in_words(data['fresh_words'])}, but "
+                f"{suite.root} is {language} {_in_words(suite_words)}; "
+                f"score it on a suite in the words it was trained on."
+            )
+
+
+def _words(entry: Any) -> Any:
+    """The renaming of a fresh-words entry, None for the original words."""
+    return entry.get("mapping") if isinstance(entry, dict) else None
+
+
+def _in_words(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return "in its own words"
+    return f"in fresh words (seed {entry.get('seed')})"

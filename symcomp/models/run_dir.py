@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import torch
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.data.artifacts import atomic_writer, read_json, remove_temporary, write_json
 from symcomp.data.signals import committing
 from symcomp.errors import DataError, OutputError
@@ -180,7 +180,7 @@ class RunDir:
         if not path.is_file():
             return []
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = split_lines(path.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
             damaged = f"{path}: not UTF-8 text; the run is damaged: train it again."
             raise DataError(damaged) from None
@@ -210,7 +210,7 @@ class RunDir:
         path = self.path / METRICS
         if not path.is_file():
             return
-        rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        rows = [line for line in split_lines(path.read_text(encoding="utf-8")) if line.strip()]
         path.write_text("".join(line + "\n" for line in rows[:epochs]), encoding="utf-8")
 
     def epochs(self) -> list[int]:

@@ -65,7 +65,7 @@ def train_run(
     prepare(out, resume=resume, overwrite=overwrite)
     if resume:
         _check_resumable(run, config, data)
-    parse = input_parser(config, data.language)
+    parse = input_parser(config, data.language_entry(), str(data.suite))
     if resume:
         vocab = run.vocab()
     else:
@@ -167,6 +167,7 @@ def _saved_config(
             "test": data.name,
             "kind": data.kind,
             "language": data.language,
+            "fresh_words": data.fresh_words,
             "sizes": {"train": len(data.train), "dev": len(data.dev), "test": len(data.test)},
             "split_sha256": data.digest,
             "training_sha256": data.training_digest,
@@ -233,16 +234,15 @@ def load_run(path: Path, epoch: int | None = None, device: str = "auto") -> RunM
     weights = run.weights(chosen, "cpu")  # the module moves to `where` below
     try:
         config = RunConfig.from_json(saved)
-        named = saved["data"]["language"]
-        language = None if named is None else str(named)
-    except (KeyError, TypeError, ValueError) as error:
+        language = {key: saved["data"].get(key) for key in ("language", "fresh_words")}
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise DataError(
             f"{run.config_file}: not a run configuration symcomp can read ({error}); "
             f"train the run again."
         ) from None
     config, _note = _usable_on(config, where)
     try:
-        task = build_task(config, vocab, input_parser(config, language))
+        task = build_task(config, vocab, input_parser(config, language, str(run.config_file)))
     except (KeyError, TypeError, ValueError) as error:
         raise DataError(
             f"{run.vocab_file}: does not fit the run's configuration ({type(error).__name__}: "

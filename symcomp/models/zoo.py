@@ -21,7 +21,7 @@ import dataclasses
 import math
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -259,21 +259,26 @@ def _convert(text: str, hint: Any, item: str) -> Any:
 # -- building ------------------------------------------------------------------------------------
 
 
-def input_parser(config: RunConfig, language: str | None) -> Callable[[str], Node] | None:
+def input_parser(
+    config: RunConfig, data: Mapping[str, Any], source: str = "the run's data"
+) -> Callable[[str], Node] | None:
     """The parser that gives a tree model its input trees (None: the model reads tokens).
 
-    ``language`` names the language of the data (None: an imported pool)."""
+    ``data`` names the language of the data as a manifest does: ``language`` (None: an
+    imported pool) and ``fresh_words`` (the renaming of a suite in fresh words, whose inputs
+    only the renamed language parses); ``source`` is where it was read."""
     if config.spec.inputs != "trees":
         return None
+    from symcomp.core.fresh_words import language_of
+
+    language = language_of(data, source)
     if language is None:
         raise DataError(
             f"{config.model} reads parse trees of its inputs, and this suite is over an "
             f"imported pool with no language to parse them; train a sequence model (lstms2s, "
             f"transformer) or give the pool a language."
         )
-    from symcomp.core.registry import get_language
-
-    return tree_parser(get_language(language), config)
+    return tree_parser(language, config)
 
 
 def vocabularies(

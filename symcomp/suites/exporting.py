@@ -35,7 +35,7 @@ def suite_source(
     the whole export, recorded in its manifest; outputs re-interpreted); with ``steps`` every
     record gets its worked ``steps`` (:mod:`symcomp.core.steps`, in the renamed language)."""
     folder = suite if isinstance(suite, Suite) else Suite.read(suite)
-    chosen = list(tests) if tests else list(folder.tests)
+    chosen = folder.chosen(tests)
     configs = []
     hasher = hashlib.sha256(b"" if fresh_words is None else f"fresh {fresh_words}\0".encode())
     renaming = None if fresh_words is None else fresh_renaming(folder, fresh_words)
@@ -77,12 +77,12 @@ def fresh_renaming(folder: Suite, seed: int) -> tuple[Language, dict[str, Any]]:
     suite's language in the output format its records are written in (to pass to
     :func:`~symcomp.core.fresh_words.rename_records`), and the manifest's ``fresh_words``
     entry (the mapping and that format)."""
-    from symcomp.core.fresh_words import manifest_entry
+    from symcomp.core.fresh_words import draw_fresh_words, manifest_entry
 
     written, output = _as_written(
         folder, "fresh words need a language's grammar to rename and re-interpret its inputs"
     )
-    return written, manifest_entry(written.draw_fresh_words(seed), output)
+    return written, manifest_entry(draw_fresh_words(written, seed), output)
 
 
 def steps_language(folder: Suite, fresh_words: int | None = None) -> Language:

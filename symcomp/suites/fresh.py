@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.core.fresh_strings import FreshWords
 from symcomp.core.fresh_words import (
     FIELD,
@@ -139,7 +139,7 @@ def _aux_and_text(
 
 def _readme(path: Path) -> tuple[str, str, dict[str, str]]:
     """The title, introduction and file descriptions of a suite's README."""
-    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    lines = split_lines(path.read_text(encoding="utf-8")) if path.is_file() else []
     title = lines[0].removeprefix("# ") if lines else "Test suite"
     end = lines.index("## Tests") if "## Tests" in lines else len(lines)
     introduction = "\n".join(lines[1:end]).strip()

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.data.artifacts import MANIFEST, parse_examples, parse_json_lines, read_manifest
 from symcomp.data.safe_paths import confined
 from symcomp.data.splits import Split
@@ -51,6 +51,13 @@ class SuiteTest:
     train: list[Record]
     dev: list[Record]
     test: list[Record]
+    # the suite's fresh-words entry (its language renamed: core.fresh_words.language_of)
+    fresh_words: Mapping[str, Any] | None = None
+
+    def language_entry(self) -> dict[str, Any]:
+        """What names the test's language: ``language`` and ``fresh_words``, as a manifest
+        writes them (:func:`~symcomp.core.fresh_words.language_of` rebuilds it)."""
+        return {"language": self.language, "fresh_words": self.fresh_words}
 
 
 class Suite:
@@ -85,13 +92,12 @@ class Suite:
 
     @staticmethod
     def is_suite(path: Path) -> bool:
-        """True when ``path`` holds a manifest that lists tests (it may still be malformed)."""
+        """True when ``path`` holds a manifest that lists tests (it may still be malformed);
+        a manifest that cannot be read (damaged, cut short) is a :class:`DataError` saying
+        so: whether the folder is a suite cannot be told, and "not a suite" would mislead."""
         if not (path / MANIFEST).is_file():
             return False
-        try:
-            return "tests" in read_manifest(path)
-        except DataError:
-            return False
+        return "tests" in read_manifest(path)
 
     @property
     def language(self) -> str | None:
@@ -114,6 +120,18 @@ class Suite:
                 f"{self.root}: no test named {name!r}; tests: {', '.join(self.tests) or 'none'}."
             )
         return self.tests[name]
+
+    def chosen(self, tests: Sequence[str] | None = None) -> list[str]:
+        """The tests named by ``tests`` (every test when it names none), each known and named
+        once."""
+        if not tests:
+            return list(self.tests)
+        for name in tests:
+            self.entry(name)
+        twice = next((name for i, name in enumerate(tests) if name in tests[:i]), None)
+        if twice is not None:
+            raise DataError(f"test {twice!r} is given twice in `tests`; give each test once.")
+        return list(tests)
 
     # -- files ---------------------------------------------------------------------------------
 
@@ -177,7 +195,7 @@ class Suite:
     def read_lines(self, relative: str, what: str) -> list[str]:
         data = self.read_bytes(relative, what)
         try:
-            return data.decode("utf-8").splitlines()
+            return split_lines(data.decode("utf-8"))
         except UnicodeDecodeError as error:
             raise DataError(f"{self.root / relative}: not UTF-8 text ({error.reason}).") from None
 
@@ -285,6 +303,7 @@ class Suite:
             parts["train"],
             parts["dev"],
             parts["test"],
+            self.manifest.get("fresh_words"),
         )
 
 

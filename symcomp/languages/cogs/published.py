@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.suite_builder import SuiteImporter
@@ -51,7 +51,7 @@ def read_rows(path: Path, dataset: str = "COGS") -> list[tuple[int, str, str, st
             f"{path}:{bad_line}: not UTF-8 text (byte {error.object[error.start]:#04x}); give the "
             f"published file unchanged, or convert it (e.g. iconv -f latin1 -t utf-8)."
         ) from None
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         columns = line.split("\t")

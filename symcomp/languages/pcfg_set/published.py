@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from symcomp._util import Record
+from symcomp._util import Record, split_lines
 from symcomp.core.language import Language
 from symcomp.core.registry import get_language
 from symcomp.core.suite_builder import SuiteImporter
@@ -191,8 +191,7 @@ class _Published:
             ) from None
         # lines end at "\n" only (str.splitlines also ends them at form feeds and other
         # separators, and line numbers in messages would then differ from an editor's)
-        lines = text.removesuffix("\n").split("\n") if text else []
-        return [line.removesuffix("\r") for line in lines]
+        return split_lines(text)
 
     def lines(self, relative: str) -> list[str]:
         """The lines of a file, spaces normalised; a blank line in an input file (``.src``)
