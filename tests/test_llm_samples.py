@@ -52,6 +52,8 @@ def exports(
         "fresh5": _export(scan_suite, root / "f5", "--test", TEST, "--fresh-words", 5),
         # NLI items, with demonstrations symcomp chose (from a small training part)
         "nli": _export(mono_suite, root / "n", "--test", NLI_TEST, *COVER),
+        # worked documents (gold steps and worked text), in fresh words
+        "worked": _export(scan_suite, root / "w", "--test", TEST, "--steps", "--fresh-words", 3),
     }
     return {name: docs[:LIMIT] for name, docs in every.items()} | {"fresh3_all": every["fresh3"]}
 
@@ -68,7 +70,13 @@ def _write(path: Path, docs: list[Doc], answers: list[Any] | None = None) -> Pat
     path.parent.mkdir(parents=True, exist_ok=True)
     answers = answers if answers is not None else [_gold(doc) for doc in docs]
     lines = [
-        {"doc_id": i, "doc": doc, "target": str(doc.get("target")), "filtered_resps": answer}
+        {
+            "doc_id": i,
+            "doc": doc,
+            "target": str(doc.get("target")),
+            "resps": [[doc.get("worked", "")]],  # a worked document: its gold steps written
+            "filtered_resps": answer,
+        }
         for i, (doc, answer) in enumerate(zip(docs, answers, strict=True))
     ]
     path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), "utf-8")
@@ -99,6 +107,11 @@ def test_right_answers_score_one(
         assert _accuracy(_evaluate(scan_suite, samples)) == 1.0
     samples = _write(tmp_path / "nli" / "samples_t.jsonl", exports["nli"])
     assert _accuracy(_evaluate(mono_suite, samples), NLI_TEST) == 1.0
+    samples = _write(tmp_path / "worked" / "samples_t.jsonl", exports["worked"])
+    done = _evaluate(scan_suite, samples)
+    steps = json.loads(done.stdout)["tests"][TEST]["steps"]
+    assert _accuracy(done) == 1.0 and steps["items"] == LIMIT
+    assert steps["step_accuracy"] == 1.0 and steps["gold_steps_written"] == 1.0
 
 
 def _refused(done: subprocess.CompletedProcess[str], *said: str) -> None:
@@ -138,6 +151,9 @@ def test_an_nli_document_with_its_choices_reversed_is_refused(
         ("nli", "label", "entailment-ish"),
         ("nli", "label_index", 7),
         ("nli", "premise", "A dog runs ."),
+        ("worked", "steps", [{"input": "jump", "output": "I_JUMP"}]),
+        ("worked", "steps", None),
+        ("worked", "worked", "Answer: I_JUMP"),
     ],
 )
 def test_every_field_symcomp_wrote_is_checked(
@@ -166,6 +182,29 @@ def test_a_document_saying_another_export_is_refused(
     docs = _edited(exports["nli"], lambda doc: doc.update(export=similar), first_only=False)
     samples = _write(tmp_path / "all" / "samples_t.jsonl", docs)
     _refused(_evaluate(mono_suite, samples), f'{samples}:1: the document\'s "demonstrations"')
+
+
+@pytest.mark.parametrize(
+    ("name", "worked", "said"),
+    [
+        # a worked export's documents saying no steps: their steps and worked text are not
+        # the export's they record
+        ("worked", False, '"steps" ([{'),
+        # a plain export's saying steps: the steps the export would write are missing
+        ("plain", True, 'the document\'s "steps" is missing'),
+    ],
+)
+def test_a_document_saying_worked_or_not_is_checked(
+    scan_suite: Path,
+    exports: dict[str, list[Doc]],
+    tmp_path: Path,
+    name: str,
+    worked: bool,
+    said: str,
+) -> None:
+    docs = _edited(exports[name], lambda doc: doc["export"].update(steps=worked), first_only=False)
+    samples = _write(tmp_path / "samples_t.jsonl", docs, [_gold(d) for d in exports[name]])
+    _refused(_evaluate(scan_suite, samples), f"{samples}:1: ", said)
 
 
 def test_samples_of_two_exports_are_never_merged(

@@ -317,6 +317,15 @@ def _written(found: _Answers) -> dict[str, str]:
 
 
 def _check_document(sample: _Sample, expected: Mapping[str, Any]) -> None:
+    """Every field of the document the export wrote, and no other: a worked document whose
+    ``export`` was edited to say no steps keeps its ``steps`` and ``worked``."""
+    added = next((key for key in sample.doc if key not in expected), None)
+    if added is not None:
+        raise DataError(
+            f'{sample.where}: the document holds "{added}" ({_shown(sample.doc[added])}), a '
+            f"field that the export it records ({_described(sample.export)}) does not write: "
+            f"{_EDITED}."
+        )
     for key, value in expected.items():
         given = sample.doc.get(key)
         if key not in sample.doc or given != value or type(given) is not type(value):
