@@ -63,7 +63,7 @@ def test_a_pool_past_what_one_chunk_numbers_is_weighed_chunk_by_chunk(monkeypatc
 
 def test_collected_chunks_number_their_own_examples_and_occurrences():
     collected = collect([CHAIN] * 3, CompoundSpec(), with_extensions=True, fold=2)
-    first, second = collected.chunks()
+    first, second = collected.chunks
     assert first.indptr.tolist() == [0, 3, 6] and second.indptr.tolist() == [0, 3]
     assert second.ext_occurrence.max() < 3  # numbered within the chunk
-    assert [len(part[0]) - 1 for part in collected.rows("atoms")] == [2, 1]
+    assert [len(part[0]) - 1 for part in collected.atoms] == [2, 1]

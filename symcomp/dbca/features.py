@@ -39,14 +39,7 @@ import numpy.typing as npt
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.extractors.ngrams import ngrams
 from symcomp.dbca.occurrences import collect, names_of
-from symcomp.dbca.weights import (
-    IntArray,
-    WeightRows,
-    compound_rows,
-    example_slices,
-    pointers,
-    raw_counts,
-)
+from symcomp.dbca.weights import IntArray, RowPiece, compound_rows, raw_counts
 from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
@@ -105,32 +98,40 @@ class SparseRows:
         ones: bool = False,
     ) -> SparseRows:
         """The rows of consecutive CSR parts (row pointers, column ids, values) end to end, in
-        arrays made once. ``renumber`` gives each column id a new one (each row's entries are
-        then sorted again, a part at a time); ``ones`` makes every value 1.
+        arrays made once. ``renumber`` gives each column id a new one (-1: the entry is left
+        out), each row's entries then sorted again a part at a time; ``ones`` makes every
+        value 1.
 
         >>> part = (np.array([0, 2]), np.array([3, 1]), np.array([5, 6]))
-        >>> joined = SparseRows.joined([part, part], 4, renumber=np.array([0, 2, 0, 1]))
+        >>> joined = SparseRows.joined([part, part], 2, renumber=np.array([0, 1, -1, 0]))
         >>> joined.indptr.tolist(), joined.indices.tolist(), joined.values.tolist()
-        ([0, 2, 4], [1, 2, 1, 2], [5.0, 6.0, 5.0, 6.0])
+        ([0, 2, 4], [0, 1, 0, 1], [5.0, 6.0, 5.0, 6.0])
         """
         listed = list(parts)
         rows = sum(len(indptr) - 1 for indptr, _columns, _values in listed)
-        entries = sum(len(columns) for _indptr, columns, _values in listed)
+        kept = [
+            len(columns) if renumber is None else int(np.count_nonzero(renumber[columns] >= 0))
+            for _indptr, columns, _values in listed
+        ]
         indptr = np.zeros(rows + 1, dtype=np.int64)
-        indices = np.empty(entries, dtype=np.int32)
-        values = (np.ones if ones else np.empty)(entries, dtype=np.float64)
+        indices = np.empty(sum(kept), dtype=np.int32)
+        values = (np.ones if ones else np.empty)(sum(kept), dtype=np.float64)
         first = start = 0
-        for part_indptr, columns, counts in listed:
+        for (part_indptr, columns, counts), count in zip(listed, kept, strict=True):
             starts = np.asarray(part_indptr, dtype=np.int64)
-            size, count = len(starts) - 1, len(columns)
-            indptr[first + 1 : first + size + 1] = starts[1:] + start
-            order: slice | npt.NDArray[np.integer] = slice(None)
+            size = len(starts) - 1
+            rows_of = np.repeat(np.arange(size), np.diff(starts))
+            keep: slice | npt.NDArray[np.bool_] = slice(None)
             if renumber is not None:
                 columns = renumber[columns]
-                order = np.lexsort((columns, np.repeat(np.arange(size), np.diff(starts))))
+                keep = columns >= 0
+                rows_of, columns = rows_of[keep], columns[keep]
+            order = np.lexsort((columns, rows_of)) if renumber is not None else slice(None)
             indices[start : start + count] = np.asarray(columns)[order]
             if not ones:
-                values[start : start + count] = np.asarray(counts)[order]
+                values[start : start + count] = np.asarray(counts)[keep][order]
+            lengths = np.bincount(rows_of, minlength=size)
+            indptr[first + 1 : first + size + 1] = start + np.cumsum(lengths)
             first, start = first + size, start + count
         return cls(indptr, indices, values, width)
 
@@ -250,15 +251,18 @@ def dag_features(
     check_atom_frequency(atom_frequency)
     collected = collect(dags, spec, with_extensions=weighting == "dbca")
     counted = Counted(
-        SparseRows.joined(collected.rows("atoms"), len(collected.atom_names)),
-        SparseRows.joined(collected.rows("pairs"), len(collected.pair_names)),
+        SparseRows.joined(collected.atoms, len(collected.atom_names)),
+        SparseRows.joined(collected.pairs, len(collected.pair_names)),
         collected.atom_names,
         collected.pair_names,
         collected.compound_names,
     )
-    n_kinds = len(collected.compound_names)
-    weights = compound_rows(collected.chunks, n_kinds, with_extensions=weighting == "dbca")
-    del collected  # the occurrences are the largest arrays
+    chunks = collected.chunks
+    del collected  # its atoms and pairs are joined; its occurrences are let go once weighed
+    weights = compound_rows(
+        chunks, len(counted.subgraph_names), with_extensions=weighting == "dbca"
+    )
+    del chunks
     return weighted_dag_features(
         counted,
         weights,
@@ -289,7 +293,7 @@ class Counted:
 
 def weighted_dag_features(
     counted: Counted,
-    weights: WeightRows,
+    weights: Sequence[RowPiece],
     spec: CompoundSpec,
     *,
     weighting: str,
@@ -297,7 +301,7 @@ def weighted_dag_features(
     atom_frequency: str,
 ) -> Features:
     """Features of DAGs from their atom and pair counts (``counted``) and the weights of
-    their subgraph compounds per example (CSR rows, :func:`compound_rows`)."""
+    their subgraph compounds per example (CSR rows a piece per chunk, :func:`compound_rows`)."""
     n_kinds = len(counted.subgraph_names)
     compounds, kept, weighted = _top_k(weights, n_kinds, top_k)
     description = {
@@ -501,13 +505,14 @@ def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRow
 
 
 def _top_k(
-    weights: WeightRows, n_kinds: int, top_k: int | None
+    weights: Sequence[RowPiece], n_kinds: int, top_k: int | None
 ) -> tuple[SparseRows, IntArray, int]:
     """Keep the ``top_k`` compounds of largest total weight, renumbered in that order (ties:
-    first seen), each row's entries sorted again a slice of rows at a time; also return how
-    many have a positive weight (all of them are kept when ``top_k`` is None)."""
-    indptr, kinds, values = weights
-    totals = np.bincount(kinds, weights=values, minlength=n_kinds)
+    first seen); also return how many have a positive weight (all of them are kept when
+    ``top_k`` is None)."""
+    totals = np.zeros(n_kinds, dtype=np.float64)
+    for _indptr, kinds, values in weights:  # exact sums: weights are multiples of 2**-16
+        totals += np.bincount(kinds, weights=values, minlength=n_kinds)
     order = np.lexsort((np.arange(n_kinds), -totals))
     order = order[totals[order] > 0]
     weighted = len(order)
@@ -515,14 +520,4 @@ def _top_k(
         order = order[:top_k]
     new_index = np.full(n_kinds, -1, dtype=np.int64)
     new_index[order] = np.arange(len(order))
-    parts = []
-    for first, last in example_slices(indptr):
-        a, b = int(indptr[first]), int(indptr[last])
-        rows = np.repeat(np.arange(last - first), np.diff(indptr[first : last + 1]))
-        columns = new_index[kinds[a:b]]
-        keep = columns >= 0
-        rows, columns = rows[keep], columns[keep]
-        by_column = np.lexsort((columns, rows))
-        lengths = np.bincount(rows, minlength=last - first)
-        parts.append((pointers(lengths), columns[by_column], values[a:b][keep][by_column]))
-    return SparseRows.joined(parts, len(order)), order, weighted
+    return SparseRows.joined(weights, len(order), renumber=new_index), order, weighted

@@ -15,16 +15,16 @@ object.
 >>> from symcomp.dbca.compounds import CompoundSpec, Dag
 >>> dags = [Dag.from_edges(["a", "b"], [(0, 1, 0)])] * 3
 >>> collected = collect(dags, CompoundSpec(), with_extensions=True, fold=2)
->>> [len(chunk) for chunk in collected.chunks()], collected.compound_names
+>>> [len(chunk) for chunk in collected.chunks], collected.compound_names
 ([2, 1], ('a(0:b)',))
->>> [indices.tolist() for _indptr, indices, _counts in collected.rows("atoms")]
+>>> [indices.tolist() for _indptr, indices, _counts in collected.atoms]
 [[0, 1, 0, 1], [0, 1]]
 """
 
 from __future__ import annotations
 
 import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,25 +132,21 @@ def _int_array(values: array.array[int]) -> npt.NDArray[np.integer]:
     return np.frombuffer(values, dtype=dtype) if values else np.zeros(0, dtype=dtype)
 
 
+CsrPart = tuple[npt.NDArray[np.integer], ...]  # row pointers, ids, counts
+
+
 @dataclass(frozen=True)
 class Collected:
-    """DAGs collected in chunks of consecutive examples (each the arrays of
-    :func:`dag_arrays`), with the names of their atoms, pairs and compounds in id order."""
+    """DAGs collected in chunks of consecutive examples: per chunk, the counts of atoms and
+    of pairs (CSR arrays) and the compound occurrences; the names of the atoms, pairs and
+    compounds in id order."""
 
-    parts: Sequence[Arrays]
+    atoms: list[CsrPart]
+    pairs: list[CsrPart]
+    chunks: list[OccurrenceChunk]
     atom_names: tuple[str, ...]
     pair_names: tuple[str, ...]
     compound_names: tuple[str, ...]
-
-    def chunks(self) -> Iterator[OccurrenceChunk]:
-        """The compound occurrences of each chunk."""
-        for part in self.parts:
-            yield occurrence_chunk(part)
-
-    def rows(self, table: str) -> list[tuple[npt.NDArray[np.integer], ...]]:
-        """Per-example counts of ``atoms`` or ``pairs``: each chunk's CSR arrays (row
-        pointers, ids ascending within a row, counts)."""
-        return [tuple(part[f"{table}.{array}"] for array in CSR) for part in self.parts]
 
 
 def collect(
@@ -158,19 +154,26 @@ def collect(
 ) -> Collected:
     """The atoms, pairs and compound occurrences of ``dags``, in chunks of ``fold`` (default
     :data:`FOLD`) examples."""
-    fold = fold or FOLD
+    fold_size = fold or FOLD
     found = Occurrences(spec, with_extensions=with_extensions)
-    parts: list[Arrays] = []
+    atoms: list[CsrPart] = []
+    pairs: list[CsrPart] = []
+    chunks: list[OccurrenceChunk] = []
+
+    def make_chunk(size: int) -> None:
+        arrays = dag_arrays(found.take(), size)
+        atoms.append(tuple(arrays[f"atoms.{part}"] for part in CSR))
+        pairs.append(tuple(arrays[f"pairs.{part}"] for part in CSR))
+        chunks.append(occurrence_chunk(arrays))
+
     for dag in dags:
         found.add(dag)
-        if found.pending == fold:
-            parts.append(dag_arrays(found.take(), fold))
-    if found.pending or not parts:
-        size = found.pending
-        parts.append(dag_arrays(found.take(), size))
-    return Collected(
-        parts, names_of(found.atom_ids), names_of(found.pair_ids), names_of(found.compound_ids)
-    )
+        if found.pending == fold_size:
+            make_chunk(fold_size)
+    if found.pending or not chunks:
+        make_chunk(found.pending)
+    names = (names_of(ids) for ids in (found.atom_ids, found.pair_ids, found.compound_ids))
+    return Collected(atoms, pairs, chunks, *names)
 
 
 def names_of(ids: Mapping[str, int]) -> tuple[str, ...]:

@@ -303,7 +303,7 @@ class FeatureShards:
             self.names("compounds"),
         )
         weights = compound_rows(
-            self._occurrence_chunks,
+            _ShardOccurrences(self),
             len(counted.subgraph_names),
             with_extensions=options.weighting == "dbca",
         )
@@ -334,19 +334,26 @@ class FeatureShards:
             atom_frequency,
         )
 
-    def _occurrence_chunks(self) -> Iterator[OccurrenceChunk]:
-        """The compound occurrences of every shard, read (not mapped) a shard at a time: the
-        weights go over them twice, and the pages of a mapped pool would stay in memory."""
-        names = (
-            "occurrences.indptr",
-            "occurrences.kinds",
-            "extensions.occurrence",
-            "extensions.kinds",
-        )
-        for number in range(len(self.manifest["shards"])):
+
+class _ShardOccurrences:
+    """The compound occurrences of every shard, read (not mapped) a shard at a time each time
+    they are gone over: the weights go over them twice, and the pages of a mapped pool would
+    stay in memory."""
+
+    NAMES = ("occurrences.indptr", "occurrences.kinds", "extensions.occurrence", "extensions.kinds")
+
+    def __init__(self, shards: FeatureShards) -> None:
+        self.shards = shards
+
+    def __iter__(self) -> Iterator[OccurrenceChunk]:
+        for number in range(len(self.shards.manifest["shards"])):
             folder = f"{SHARDS}/{number:05d}"
+            paths = {name: self.shards.folder / f"{folder}/{name}.npy" for name in self.NAMES}
             yield occurrence_chunk(
-                {name: np.array(self._load(f"{folder}/{name}.npy")) for name in names}
+                {
+                    name: np.array(load_array(path, self.shards.folder))
+                    for name, path in paths.items()
+                }
             )
 
 

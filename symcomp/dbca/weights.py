@@ -34,7 +34,7 @@ so that its temporaries are the size of a chunk and no array spans the pool's oc
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,28 +155,33 @@ class OccurrenceChunk:
         return np.repeat(np.arange(len(self), dtype=np.int64), starts[1:] - starts[:-1])
 
 
-# per example of a chunk: its number of entries; then the entries' compound ids and values
+# the weights (or counts) per (example, compound) of one chunk's examples, as CSR rows: row
+# pointers, compound ids ascending within a row, values
 RowPiece = tuple[IntArray, npt.NDArray[np.int32], FloatArray]
-WeightRows = tuple[IntArray, npt.NDArray[np.int32], FloatArray]  # CSR: indptr, ids, values
 
 
 def compound_rows(
-    chunks: Callable[[], Iterable[OccurrenceChunk]], n_kinds: int, *, with_extensions: bool
-) -> WeightRows:
+    chunks: Iterable[OccurrenceChunk], n_kinds: int, *, with_extensions: bool
+) -> list[RowPiece]:
     """DBCA weights (``with_extensions``) or raw counts per (example, compound) of the
-    examples of every chunk ``chunks()`` gives, in order (it is called once per pass over
-    them), as CSR rows: row pointers, compound ids ascending within a row, and values; zero
-    weights left out.
+    examples of every chunk of ``chunks``, in order, as CSR rows, one piece per chunk; zero
+    weights left out. ``chunks`` is gone over twice (a sequence, or an iterable that starts
+    afresh each time), so that only one chunk's arrays need be in memory at a time.
 
     >>> chunk = OccurrenceChunk.of_examples([0, 0, 1], [0, 1, 0], [0], [1], examples=2)
-    >>> [a.tolist() for a in compound_rows(lambda: [chunk], 2, with_extensions=True)]
+    >>> [piece] = compound_rows([chunk], 2, with_extensions=True)
+    >>> [array.tolist() for array in piece]
     [[0, 2, 3], [0, 1, 0], [0.5, 1.0, 1.0]]
     """
+    if iter(chunks) is chunks:
+        raise TypeError(
+            "compound_rows goes over its chunks twice: give a sequence, not an iterator"
+        )
     n_kinds = max(n_kinds, 1)
     if not with_extensions:
-        return _joined(_counted_piece(chunk, n_kinds) for chunk in chunks())
-    inside = InsideProbability(chunks(), n_kinds)
-    return _joined(_weighted_piece(chunk, inside, n_kinds) for chunk in chunks())
+        return [_counted_piece(chunk, n_kinds) for chunk in chunks]
+    inside = InsideProbability(chunks, n_kinds)
+    return [_weighted_piece(chunk, inside, n_kinds) for chunk in chunks]
 
 
 def dbca_weights(
@@ -212,9 +217,21 @@ def dbca_weights(
         return _reordered(example, kind, ext_occurrence, ext_kind, n_kinds)
     examples = int(example.max()) + 1 if len(example) else 0
     whole = OccurrenceChunk.of_examples(example, kind, ext_occurrence, ext_kind, examples)
-    indptr, kinds, weights = compound_rows(lambda: _sliced(whole), n_kinds, with_extensions=True)
-    rows = np.repeat(np.arange(examples, dtype=np.int64), np.diff(indptr))
-    return rows, kinds.astype(np.int64), weights
+    return _triples(compound_rows(list(_sliced(whole)), n_kinds, with_extensions=True))
+
+
+def _triples(pieces: Iterable[RowPiece]) -> tuple[IntArray, IntArray, FloatArray]:
+    """The (example, compound, value) entries of consecutive pieces, examples numbered on
+    from one piece to the next."""
+    rows, kinds, values = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], [np.zeros(0)]
+    first = 0
+    for indptr, piece_kinds, piece_values in pieces:
+        size = len(indptr) - 1
+        rows.append(first + np.repeat(np.arange(size, dtype=np.int64), np.diff(indptr)))
+        kinds.append(piece_kinds.astype(np.int64))
+        values.append(piece_values)
+        first += size
+    return np.concatenate(rows), np.concatenate(kinds), np.concatenate(values)
 
 
 SLICE = 1 << 22  # occurrences of a chunk cut from whole arrays (a few hundred MB of temporaries)
@@ -298,7 +315,7 @@ class InsideProbability:
 def _counted_piece(chunk: OccurrenceChunk, n_kinds: int) -> RowPiece:
     """Occurrence counts per (example, compound) of one chunk."""
     rows, kinds, counts = raw_counts(chunk.rows(), chunk.kinds, n_kinds)
-    return np.bincount(rows, minlength=len(chunk)), kinds.astype(np.int32), counts
+    return pointers(np.bincount(rows, minlength=len(chunk))), kinds.astype(np.int32), counts
 
 
 def _weighted_piece(chunk: OccurrenceChunk, inside: InsideProbability, n_kinds: int) -> RowPiece:
@@ -306,28 +323,14 @@ def _weighted_piece(chunk: OccurrenceChunk, inside: InsideProbability, n_kinds: 
     the least, over its occurrences, of the largest inside probability."""
     keys = chunk.rows() * n_kinds + np.asarray(chunk.kinds, dtype=np.int64)
     if not len(keys):
-        return np.zeros(len(chunk), np.int64), np.zeros(0, np.int32), np.zeros(0, np.float64)
+        return pointers(np.zeros(len(chunk))), np.zeros(0, np.int32), np.zeros(0, np.float64)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
     weights = quantise(np.maximum.reduceat(1.0 - inside(chunk)[order], starts))
     unique = sorted_keys[starts][weights > 0]
     lengths = np.bincount(unique // n_kinds, minlength=len(chunk))
-    return lengths, (unique % n_kinds).astype(np.int32), weights[weights > 0]
-
-
-def _joined(pieces: Iterable[RowPiece]) -> WeightRows:
-    """The CSR rows of consecutive chunks' pieces."""
-    lengths, kinds, values = [], [], []
-    for piece_lengths, piece_kinds, piece_values in pieces:
-        lengths.append(piece_lengths)
-        kinds.append(piece_kinds)
-        values.append(piece_values)
-    return (
-        pointers(np.concatenate(lengths) if lengths else np.zeros(0, np.int64)),
-        np.concatenate(kinds) if kinds else np.zeros(0, np.int32),
-        np.concatenate(values) if values else np.zeros(0, np.float64),
-    )
+    return pointers(lengths), (unique % n_kinds).astype(np.int32), weights[weights > 0]
 
 
 def _pairs_once(chunk: OccurrenceChunk, n_kinds: int) -> tuple[IntArray, IntArray]:
