@@ -39,7 +39,14 @@ import numpy.typing as npt
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.extractors.ngrams import ngrams
 from symcomp.dbca.occurrences import collect, names_of
-from symcomp.dbca.weights import IntArray, RowPiece, compound_rows, raw_counts
+from symcomp.dbca.weights import (
+    InsideProbability,
+    IntArray,
+    OccurrenceChunk,
+    RowPiece,
+    chunk_rows,
+    raw_counts,
+)
 from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
@@ -258,11 +265,8 @@ def dag_features(
         collected.compound_names,
     )
     chunks = collected.chunks
-    del collected  # its atoms and pairs are joined; its occurrences are let go once weighed
-    weights = compound_rows(
-        chunks, len(counted.subgraph_names), with_extensions=weighting == "dbca"
-    )
-    del chunks
+    del collected  # its atoms and pairs, joined; its chunks go once weighed
+    weights = _weighed(chunks, len(counted.subgraph_names), weighting == "dbca")
     return weighted_dag_features(
         counted,
         weights,
@@ -271,6 +275,18 @@ def dag_features(
         top_k=top_k,
         atom_frequency=atom_frequency,
     )
+
+
+def _weighed(chunks: list[OccurrenceChunk], n_kinds: int, with_extensions: bool) -> list[RowPiece]:
+    """:func:`compound_rows` of the chunks of a collection, each let go once weighed (the
+    occurrences are the largest arrays of a pool's features: they and the weights are not
+    held in full at once). ``chunks`` is emptied."""
+    inside = InsideProbability(chunks, n_kinds) if with_extensions else None
+    chunks.reverse()
+    pieces = []
+    while chunks:
+        pieces.append(chunk_rows(chunks.pop(), n_kinds, inside))
+    return pieces
 
 
 @dataclass(frozen=True)

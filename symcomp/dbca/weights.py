@@ -177,11 +177,18 @@ def compound_rows(
         raise TypeError(
             "compound_rows goes over its chunks twice: give a sequence, not an iterator"
         )
+    inside = InsideProbability(chunks, n_kinds) if with_extensions else None
+    return [chunk_rows(chunk, n_kinds, inside) for chunk in chunks]
+
+
+def chunk_rows(chunk: OccurrenceChunk, n_kinds: int, inside: InsideProbability | None) -> RowPiece:
+    """The DBCA weights (``inside``: the pool's inside probabilities) or raw counts (None)
+    per (example, compound) of one chunk, as CSR rows: :func:`compound_rows` a chunk at a
+    time, for a caller that lets each chunk go once weighed."""
     n_kinds = max(n_kinds, 1)
-    if not with_extensions:
-        return [_counted_piece(chunk, n_kinds) for chunk in chunks]
-    inside = InsideProbability(chunks, n_kinds)
-    return [_weighted_piece(chunk, inside, n_kinds) for chunk in chunks]
+    if inside is None:
+        return _counted_piece(chunk, n_kinds)
+    return _weighted_piece(chunk, inside, n_kinds)
 
 
 def dbca_weights(
@@ -292,6 +299,7 @@ class InsideProbability:
     chunk at a time; called with a chunk, the largest of them for each of its occurrences."""
 
     def __init__(self, chunks: Iterable[OccurrenceChunk], n_kinds: int) -> None:
+        n_kinds = max(n_kinds, 1)
         self.n_kinds = n_kinds
         self.occurrences_of = np.zeros(n_kinds, dtype=np.float64)
         keys, counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
