@@ -254,7 +254,7 @@ def _sliced(whole: OccurrenceChunk) -> Iterator[OccurrenceChunk]:
     """
     order = np.argsort(whole.ext_occurrence, kind="stable")
     extended, ext_kinds = whole.ext_occurrence[order], whole.ext_kinds[order]
-    for first, last in example_slices(whole.indptr):
+    for first, last in _example_slices(whole.indptr):
         a, b = int(whole.indptr[first]), int(whole.indptr[last])
         x, y = np.searchsorted(extended, [a, b])
         yield OccurrenceChunk(
@@ -262,12 +262,12 @@ def _sliced(whole: OccurrenceChunk) -> Iterator[OccurrenceChunk]:
         )
 
 
-def example_slices(indptr: npt.NDArray[np.integer], length: int = 0) -> list[tuple[int, int]]:
+def _example_slices(indptr: npt.NDArray[np.integer], length: int = 0) -> list[tuple[int, int]]:
     """Bounds ``(first, last)`` of consecutive runs of the examples of CSR rows ``indptr``,
     each of about ``length`` (default :data:`SLICE`) entries, covering every example: an
     example is never cut.
 
-    >>> example_slices(np.array([0, 2, 3, 4]), length=2)
+    >>> _example_slices(np.array([0, 2, 3, 4]), length=2)
     [(0, 1), (1, 3)]
     """
     length = length or SLICE
