@@ -39,7 +39,7 @@ from dbca_extract import measured as process_tree_cost
 EUROPARL = 2_218_201  # sentences of Europarl's English side
 PHASES = {  # phase -> the functions (module, name) whose CPU it is
     "extraction": [("symcomp.dbca.features", "collect")],
-    "weights": [("symcomp.dbca.features", "compound_rows"), ("symcomp.dbca.features", "_top_k")],
+    "weights": [("symcomp.dbca.features", "_weighed"), ("symcomp.dbca.features", "_top_k")],
     "search": [("symcomp.dbca.split", "mcd_split")],
     "division": [("symcomp.dbca.split", "divide_within_bound")],
     "measures": [("symcomp.dbca.split", "measure")],
@@ -80,8 +80,11 @@ def measured(arguments: list[str], cwd: Path, *, phases: bool = False) -> dict[s
     phases."""
     command = [sys.executable, "-c", HARNESS, json.dumps(PHASES if phases else {})]
     errors_path = cwd / f"{arguments[0]}.stderr"
-    with errors_path.open("w") as errors:
-        result = process_tree_cost(arguments, cwd, None, command=command, stderr=errors)
+    try:
+        with errors_path.open("w") as errors:
+            result = process_tree_cost(arguments, cwd, None, command=command, stderr=errors)
+    except SystemExit as failed:
+        raise SystemExit(f"{failed}\n{errors_path.read_text()}") from None
     for line in errors_path.read_text().splitlines():
         if line.startswith("PHASES ") and phases:
             result["phases"] = _phases(json.loads(line[len("PHASES ") :]))
