@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psutil
 from perf_import import write_treebank
@@ -114,11 +114,21 @@ class Sampler:
         }
 
 
-def measured(arguments: list[str], cwd: Path, cluster: int | None) -> dict[str, Any]:
-    """Run ``symcomp ARGUMENTS``: wall, CPU and peak RSS of its tree, sampled per process."""
+def measured(
+    arguments: list[str],
+    cwd: Path,
+    cluster: int | None,
+    *,
+    command: list[str] = CLI,
+    stderr: IO[str] | None = None,
+) -> dict[str, Any]:
+    """Run ``symcomp ARGUMENTS`` (by ``command``, its standard error to ``stderr``): wall, CPU
+    and peak RSS of its tree, sampled per process."""
     outside = Sampler(cluster) if cluster is not None else None
     start = time.perf_counter()
-    process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.PIPE, text=True, cwd=cwd)
+    process = subprocess.Popen(
+        [*command, *arguments], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd
+    )
     inside = Sampler(process.pid)
     assert process.stdout is not None
     output = process.stdout.read()

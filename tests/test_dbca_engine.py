@@ -207,12 +207,3 @@ def test_sliced_weights_equal_the_weights_in_one_piece(monkeypatch, slice_entrie
     found = dbca_weights(example[order], kind[order], position[ext_occurrence], ext_kind, n_kinds)
     for got, want in zip(found, expected, strict=True):
         np.testing.assert_array_equal(got, want)
-
-
-def test_a_pool_past_32_bit_occurrence_numbers_is_refused(monkeypatch):
-    from symcomp.dbca import features
-
-    monkeypatch.setattr(features, "MAX_OCCURRENCES", 5)
-    dags = [Dag.from_edges(["a", "b", "c"], [(0, 1, 0), (1, 2, 0)])] * 3
-    with pytest.raises(DataError, match="example 2 brings the pool past 5 compound occurrences"):
-        dag_features(dags)

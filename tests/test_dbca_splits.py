@@ -12,6 +12,7 @@ from symcomp.dbca.features import Features, dag_features, ngram_features
 from symcomp.dbca.mcd import McdConfig, mcd_split
 from symcomp.dbca.measure import coverage, length_ratio, split_measures
 from symcomp.dbca.patterns import Patterns
+from symcomp.dbca.pool import FeatureOptions
 from symcomp.dbca.seeding import held_out_pairs
 from symcomp.dbca.split import overlap
 from symcomp.errors import DataError
@@ -263,3 +264,40 @@ def test_pool_patterns_match_direct_computation(tmp_path, language, spec):
         ]
         assert data.output_patterns == direct
         assert len(set(direct)) > 10
+
+
+def test_a_pool_read_for_a_split_holds_no_records(tmp_path):
+    """A split reads a pool's features in one pass and each record from its line when it
+    is asked for: the same features, lengths and records as the records held in memory."""
+    from symcomp.data.generate import PoolSpec, write_pool
+    from symcomp.dbca.pool import FeatureOptions, features_of_records, read_pool
+    from symcomp.dbca.shards import LineRecords
+    from symcomp.dbca.split import PoolData
+
+    write_pool(symcomp.get_language("cogs"), tmp_path / "pool", PoolSpec(n=300, with_dag=True))
+    data = PoolData.read(tmp_path / "pool")
+    assert isinstance(data.records, LineRecords)
+    records, manifest = read_pool(tmp_path / "pool")
+    assert data.records[7] == records[7]
+    assert data.input_lengths == [r["meta"]["length"] for r in records]
+    assert data.output_lengths == [r["meta"]["output_length"] for r in records]
+    held = features_of_records(records, manifest, FeatureOptions().for_pool(manifest, tmp_path))
+    for name in ("atoms", "compounds", "pairs"):
+        for part in ("indptr", "indices", "values"):
+            got, want = (
+                getattr(getattr(data.features, name), part),
+                getattr(getattr(held, name), part),
+            )
+            np.testing.assert_array_equal(got, want)
+    assert data.features.description == held.description
+
+
+def test_a_line_of_a_pool_that_is_not_an_example_is_named(tmp_path):
+    from symcomp.dbca.split import PoolData
+
+    (tmp_path / "examples.jsonl").write_text('{"id": "a", "input": "x", "output": "y"}\n{"id"\n')
+    with pytest.raises(DataError, match=r"examples.jsonl:2: not valid JSON"):
+        PoolData.read(tmp_path, FeatureOptions(compounds="ngrams"))
+    (tmp_path / "examples.jsonl").write_text("")
+    with pytest.raises(DataError, match="holds no examples"):
+        PoolData.read(tmp_path, FeatureOptions(compounds="ngrams"))

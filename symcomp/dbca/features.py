@@ -36,9 +36,17 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from symcomp.dbca.compounds import CompoundSpec, Dag, extract, parent_child_pairs
+from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.extractors.ngrams import ngrams
-from symcomp.dbca.weights import FloatArray, IntArray, dbca_weights, raw_counts
+from symcomp.dbca.occurrences import collect, names_of
+from symcomp.dbca.weights import (
+    InsideProbability,
+    IntArray,
+    OccurrenceChunk,
+    RowPiece,
+    chunk_rows,
+    raw_counts,
+)
 from symcomp.errors import DataError
 
 DEFAULT_TOP_K = 100_000  # Keysers et al. 2020: the 100,000 compounds of largest total weight
@@ -47,7 +55,6 @@ WEIGHTINGS = ("dbca", "counts")
 # sample and NQG/TMCD count atom sets), or once per occurrence (splits whose meta names no
 # atom frequency were measured so).
 ATOM_FREQUENCIES = ("example", "occurrence")
-MAX_OCCURRENCES = 2**31 - 1  # occurrences are numbered in 32 bits
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,53 @@ class SparseRows:
             np.asarray(values, dtype=np.float64)[order],
             shape[1],
         )
+
+    @classmethod
+    def joined(
+        cls,
+        parts: Iterable[tuple[npt.NDArray[Any], ...]],
+        width: int,
+        *,
+        renumber: npt.NDArray[np.integer] | None = None,
+        ones: bool = False,
+    ) -> SparseRows:
+        """The rows of consecutive CSR parts (row pointers, column ids, values) end to end, in
+        arrays made once. ``renumber`` gives each column id a new one (-1: the entry is left
+        out), each row's entries then sorted again a part at a time; ``ones`` makes every
+        value 1.
+
+        >>> part = (np.array([0, 2]), np.array([3, 1]), np.array([5, 6]))
+        >>> joined = SparseRows.joined([part, part], 2, renumber=np.array([0, 1, -1, 0]))
+        >>> joined.indptr.tolist(), joined.indices.tolist(), joined.values.tolist()
+        ([0, 2, 4], [0, 1, 0, 1], [5.0, 6.0, 5.0, 6.0])
+        """
+        listed = list(parts)
+        rows = sum(len(indptr) - 1 for indptr, _columns, _values in listed)
+        kept = [
+            len(columns) if renumber is None else int(np.count_nonzero(renumber[columns] >= 0))
+            for _indptr, columns, _values in listed
+        ]
+        indptr = np.zeros(rows + 1, dtype=np.int64)
+        indices = np.empty(sum(kept), dtype=np.int32)
+        values = (np.ones if ones else np.empty)(sum(kept), dtype=np.float64)
+        first = start = 0
+        for (part_indptr, columns, counts), count in zip(listed, kept, strict=True):
+            starts = np.asarray(part_indptr, dtype=np.int64)
+            size = len(starts) - 1
+            rows_of = np.repeat(np.arange(size), np.diff(starts))
+            keep: slice | npt.NDArray[np.bool_] = slice(None)
+            if renumber is not None:
+                columns = renumber[columns]
+                keep = columns >= 0
+                rows_of, columns = rows_of[keep], columns[keep]
+            order = np.lexsort((columns, rows_of)) if renumber is not None else slice(None)
+            indices[start : start + count] = np.asarray(columns)[order]
+            if not ones:
+                values[start : start + count] = np.asarray(counts)[keep][order]
+            lengths = np.bincount(rows_of, minlength=size)
+            indptr[first + 1 : first + size + 1] = start + np.cumsum(lengths)
+            first, start = first + size, start + count
+        return cls(indptr, indices, values, width)
 
     def __len__(self) -> int:
         return len(self.indptr) - 1
@@ -202,18 +256,37 @@ def dag_features(
     if weighting not in WEIGHTINGS:
         raise DataError(f"unknown weighting {weighting!r}; choose one of {', '.join(WEIGHTINGS)}.")
     check_atom_frequency(atom_frequency)
-    found = Occurrences(spec, with_extensions=weighting == "dbca")
-    for dag in dags:
-        found.add(dag)
-    weights = found.compound_weights()
+    collected = collect(dags, spec, with_extensions=weighting == "dbca")
+    counted = Counted(
+        SparseRows.joined(collected.atoms, len(collected.atom_names)),
+        SparseRows.joined(collected.pairs, len(collected.pair_names)),
+        collected.atom_names,
+        collected.pair_names,
+        collected.compound_names,
+    )
+    chunks = collected.chunks
+    del collected  # its atoms and pairs, joined; its chunks go once weighed
+    weights = _weighed(chunks, len(counted.subgraph_names), weighting == "dbca")
     return weighted_dag_features(
-        found.counts(),
+        counted,
         weights,
         spec,
         weighting=weighting,
         top_k=top_k,
         atom_frequency=atom_frequency,
     )
+
+
+def _weighed(chunks: list[OccurrenceChunk], n_kinds: int, with_extensions: bool) -> list[RowPiece]:
+    """:func:`compound_rows` of the chunks of a collection, each let go once weighed (the
+    occurrences are the largest arrays of a pool's features: they and the weights are not
+    held in full at once). ``chunks`` is emptied."""
+    inside = InsideProbability(chunks, n_kinds) if with_extensions else None
+    chunks.reverse()
+    pieces = []
+    while chunks:
+        pieces.append(chunk_rows(chunks.pop(), n_kinds, inside))
+    return pieces
 
 
 @dataclass(frozen=True)
@@ -236,17 +309,17 @@ class Counted:
 
 def weighted_dag_features(
     counted: Counted,
-    weights: tuple[IntArray, IntArray, FloatArray],
+    weights: Sequence[RowPiece],
     spec: CompoundSpec,
     *,
     weighting: str,
     top_k: int | None,
     atom_frequency: str,
 ) -> Features:
-    """Features of DAGs from their atom and pair counts (``counted``) and the (example,
-    compound, weight) triples of their subgraph compounds."""
+    """Features of DAGs from their atom and pair counts (``counted``) and the weights of
+    their subgraph compounds per example (CSR rows a piece per chunk, :func:`compound_rows`)."""
     n_kinds = len(counted.subgraph_names)
-    compounds, kept, weighted = _top_k(*weights, len(counted), n_kinds, top_k)
+    compounds, kept, weighted = _top_k(weights, n_kinds, top_k)
     description = {
         "compounds": "dag",
         "spec": spec.describe(),
@@ -317,110 +390,6 @@ class StoredNames(Sequence[str]):
         return StoredNames(self.blob, self.offsets, order)
 
 
-def occurrence_weights(
-    occurrences: tuple[npt.NDArray[np.integer], ...], n_kinds: int, *, with_extensions: bool
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """DBCA weights (``with_extensions``) or raw counts of compound occurrences given as
-    (example, kind, extended occurrence, extending kind) arrays."""
-    rows, kinds, ext_occ, ext_kinds = occurrences
-    if with_extensions:
-        return dbca_weights(rows, kinds, ext_occ, ext_kinds, n_kinds=max(n_kinds, 1))
-    return raw_counts(rows, kinds, n_kinds=max(n_kinds, 1))
-
-
-ATTRIBUTES = (  # the columns an :class:`Occurrences` collects
-    "atom_rows",
-    "atom_cols",
-    "pair_rows",
-    "pair_cols",
-    "occ_rows",
-    "occ_kinds",
-    "ext_occ",
-    "ext_kinds",
-)
-
-
-class Occurrences:
-    """What :func:`dag_features` collects from the DAGs, one example at a time: atom, pair and
-    compound occurrences as (example, kind) columns, and which compound occurrences extend
-    which (DBCA's super-compounds)."""
-
-    def __init__(self, spec: CompoundSpec, *, with_extensions: bool) -> None:
-        self.spec = spec
-        self.with_extensions = with_extensions
-        self.examples = 0
-        self.taken = 0  # occurrences handed out by :meth:`take` (feature shards)
-        self.atom_ids: dict[str, int] = {}
-        self.compound_ids: dict[str, int] = {}
-        self.pair_ids: dict[str, int] = {}
-        self.atom_rows, self.atom_cols = array.array("q"), array.array("q")
-        self.pair_rows, self.pair_cols = array.array("q"), array.array("q")
-        # one entry per occurrence and per super-compound pair: hundreds per example, so 32
-        # bits (2**31 occurrences are some 7 million CFQ questions: refused beyond, see add)
-        self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
-        self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
-
-    def add(self, dag: Dag) -> None:
-        number = self.examples
-        self.atom_cols.extend(self.atom_ids.setdefault(x, len(self.atom_ids)) for x in dag.labels)
-        self.atom_rows.extend([number] * len(dag))
-        pairs = parent_child_pairs(dag)
-        self.pair_cols.extend(self.pair_ids.setdefault(pair, len(self.pair_ids)) for pair in pairs)
-        self.pair_rows.extend([number] * len(pairs))
-        keys, extensions = extract(dag, self.spec, extensions=self.with_extensions)
-        first = len(self.occ_kinds)
-        if self.taken + first + len(keys) > MAX_OCCURRENCES:
-            raise DataError(
-                f"example {number + 1:,} brings the pool past {MAX_OCCURRENCES:,} compound "
-                "occurrences, more than one split search holds; split a subsample of the pool "
-                "or lower `max_nodes`."
-            )
-        ids = self.compound_ids
-        self.occ_kinds.extend(ids.setdefault(key, len(ids)) for key in keys)
-        self.occ_rows.extend([number] * len(keys))
-        if extensions is not None:
-            once = dict.fromkeys(extensions)  # a pair found twice counts once
-            self.ext_occ.extend(first + offset for offset, _key in once)
-            self.ext_kinds.extend(ids[key] for _offset, key in once)
-        self.examples += 1
-
-    def compound_weights(self) -> tuple[IntArray, IntArray, FloatArray]:
-        """(example, compound, weight) triples: DBCA weights, or raw counts without
-        extensions. The occurrence columns are let go afterwards: they are the largest."""
-        occurrences = tuple(
-            _int_array(column)
-            for column in (self.occ_rows, self.occ_kinds, self.ext_occ, self.ext_kinds)
-        )
-        weights = occurrence_weights(
-            occurrences, len(self.compound_ids), with_extensions=self.with_extensions
-        )
-        del occurrences
-        self.occ_rows, self.occ_kinds = array.array("i"), array.array("i")
-        self.ext_occ, self.ext_kinds = array.array("i"), array.array("i")
-        return weights
-
-    def take(self) -> dict[str, npt.NDArray[np.integer]]:
-        """The columns collected since the last call, as numpy arrays (examples numbered in
-        the pool, super-compound occurrences from the first occurrence taken), and start
-        afresh, keeping the names: how feature shards stream them to disk."""
-        columns = {name: _int_array(getattr(self, name)) for name in ATTRIBUTES}
-        self.taken += len(self.occ_kinds)
-        for name in ATTRIBUTES:
-            setattr(self, name, array.array(getattr(self, name).typecode))
-        return columns
-
-    def counts(self) -> Counted:
-        """Atom and pair counts per example, with the names of atoms, pairs and compounds."""
-        n = self.examples
-        return Counted(
-            _count_matrix(self.atom_rows, self.atom_cols, n, len(self.atom_ids)),
-            _count_matrix(self.pair_rows, self.pair_cols, n, len(self.pair_ids)),
-            _names(self.atom_ids),
-            _names(self.pair_ids),
-            _names(self.compound_ids),
-        )
-
-
 def ngram_features(
     texts: Iterable[str], n: int = 2, *, atom_frequency: str = "example"
 ) -> Features:
@@ -469,7 +438,7 @@ def set_features(
     del atom_rows, atom_cols
     counts = _count_matrix(compound_rows, compound_cols, n_examples, len(compound_ids))
     del compound_rows, compound_cols
-    counted = Counted(atom_counts, counts, _names(atom_ids), _names(compound_ids))
+    counted = Counted(atom_counts, counts, names_of(atom_ids), names_of(compound_ids))
     return counted_features(counted, atom_frequency=atom_frequency)
 
 
@@ -515,12 +484,6 @@ def _count_matrix(
     return SparseRows.from_triples(examples, kinds, counts, (n_rows, n_columns))
 
 
-def _int_array(values: array.array[int]) -> npt.NDArray[np.integer]:
-    """The integers of an ``array.array`` as a numpy array (no copy)."""
-    dtype = np.int32 if values.itemsize == 4 else np.int64
-    return np.frombuffer(values, dtype=dtype) if values else np.zeros(0, dtype=dtype)
-
-
 def check_atom_frequency(atom_frequency: str) -> None:
     """Raise :class:`DataError` for an atom frequency other than those of ATOM_FREQUENCIES."""
     if atom_frequency not in ATOM_FREQUENCIES:
@@ -558,16 +521,14 @@ def _sorted_columns(matrix: SparseRows, names: Sequence[str]) -> tuple[SparseRow
 
 
 def _top_k(
-    rows: npt.NDArray[np.int64],
-    kinds: npt.NDArray[np.int64],
-    values: npt.NDArray[np.float64],
-    n_examples: int,
-    n_kinds: int,
-    top_k: int | None,
+    weights: Sequence[RowPiece], n_kinds: int, top_k: int | None
 ) -> tuple[SparseRows, IntArray, int]:
-    """Keep the ``top_k`` compounds of largest total weight, renumbered in that order; also
-    return how many have a positive weight (all of them are kept when ``top_k`` is None)."""
-    totals = np.bincount(kinds, weights=values, minlength=n_kinds)
+    """Keep the ``top_k`` compounds of largest total weight, renumbered in that order (ties:
+    first seen); also return how many have a positive weight (all of them are kept when
+    ``top_k`` is None)."""
+    totals = np.zeros(n_kinds, dtype=np.float64)
+    for _indptr, kinds, values in weights:  # exact sums: weights are multiples of 2**-16
+        totals += np.bincount(kinds, weights=values, minlength=n_kinds)
     order = np.lexsort((np.arange(n_kinds), -totals))
     order = order[totals[order] > 0]
     weighted = len(order)
@@ -575,15 +536,4 @@ def _top_k(
         order = order[:top_k]
     new_index = np.full(n_kinds, -1, dtype=np.int64)
     new_index[order] = np.arange(len(order))
-    keep = new_index[kinds] >= 0
-    matrix = SparseRows.from_triples(
-        rows[keep], new_index[kinds[keep]], values[keep], (n_examples, len(order))
-    )
-    return matrix, order, weighted
-
-
-def _names(ids: dict[str, int]) -> tuple[str, ...]:
-    names = [""] * len(ids)
-    for name, index in ids.items():
-        names[index] = name
-    return tuple(names)
+    return SparseRows.joined(weights, len(order), renumber=new_index), order, weighted

@@ -44,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from symcomp.data.artifacts import file_record
-from symcomp.dbca.shard_layout import NAMES, ORDER
-from symcomp.dbca.shard_parts import compact, read_npy, save, write_blob_header
+from symcomp.dbca.shard_layout import NAMES, ORDER, compact
+from symcomp.dbca.shard_parts import read_npy, save, write_blob_header
 from symcomp.errors import DataError
 
 BLOCK = 16_384  # names read from a part at a time

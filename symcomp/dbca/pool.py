@@ -12,15 +12,25 @@ rebuilt by parsing ``input`` with the language named in the pool's ``manifest.js
 
 from __future__ import annotations
 
+import array
 import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from symcomp._util import did_you_mean
-from symcomp.data.artifacts import MANIFEST, examples_path, read_examples, read_manifest
+from symcomp.data.artifacts import (
+    MANIFEST,
+    examples_path,
+    parse_examples,
+    read_examples,
+    read_manifest,
+)
 from symcomp.data.safe_paths import confined
 from symcomp.dbca.compounds import CompoundSpec, Dag
 from symcomp.dbca.extractors.base import FIELDS, available_extractors, get_extractor, text_of
@@ -334,6 +344,28 @@ class FeaturePlan:
             )
         return set_features(self.items(records), atom_frequency=self.options.atom_frequency)
 
+    def compute_file(self, path: Path) -> tuple[Features, npt.NDArray[np.int64]]:
+        """The features of the pool file ``path`` computed in memory in one pass over it,
+        and per example its line's byte offset and its input and output length (as feature
+        shards record them): what a split needs of a pool without holding its records.
+
+        Raises
+        ------
+        DataError
+            For an empty pool, and a line that is not an example (naming it).
+        """
+        offsets: array.array[int] = array.array("q")
+        lengths: array.array[int] = array.array("q")
+        with path.open("rb") as handle:
+            records = parse_examples(_offset_lines(handle, offsets), self.source)
+            features = self.compute(_with_lengths(records, lengths))
+        if not offsets:
+            raise DataError(f"{path} holds no examples; a split needs a non-empty pool.")
+        lines = np.empty((len(offsets), 3), dtype=np.int64)
+        lines[:, 0] = offsets
+        lines[:, 1:] = np.frombuffer(lengths, dtype=np.int64).reshape(-1, 2)
+        return features, lines
+
     def finish(self, features: Features) -> Features:
         """``features`` with the description every split records."""
         LOG.info(
@@ -354,6 +386,25 @@ class FeaturePlan:
             "compounds": self.options.compounds,
         }
         return features.with_description(description)
+
+
+def _offset_lines(handle: IO[bytes], offsets: array.array[int]) -> Iterator[str]:
+    """The lines of ``handle`` as text, the byte offset of each appended to ``offsets``."""
+    offset = 0
+    for line in handle:
+        offsets.append(offset)
+        offset += len(line)
+        yield line.decode("utf-8")
+
+
+def _with_lengths(
+    records: Iterable[dict[str, Any]], lengths: array.array[int]
+) -> Iterator[dict[str, Any]]:
+    """``records``, the input and output length of each appended to ``lengths``."""
+    for record in records:
+        lengths.append(record_length(record, "length", "input"))
+        lengths.append(record_length(record, "output_length", "output"))
+        yield record
 
 
 def feature_plan(

@@ -51,6 +51,17 @@ SHOWN = 5  # file names listed in a message
 UTF8_BLOCK = 1 << 20  # bytes of names decoded at a time when checked
 
 
+def compact(values: npt.NDArray[np.int64]) -> npt.NDArray[np.integer]:
+    """32-bit integers when they hold every value, else 64-bit (:data:`COMPACT`).
+
+    >>> compact(np.array([1, 2])).dtype, compact(np.array([2**40])).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    if not len(values) or (values.min() >= -(2**31) and values.max() < 2**31):
+        return values.astype(np.int32)
+    return values
+
+
 def tables(kind: str) -> tuple[str, ...]:
     """The name tables of a kind of features: ``dag`` counts atoms and parent-child pairs per
     example and names its subgraph compounds; ``sets`` counts atoms and compounds."""

@@ -35,15 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from symcomp.data.artifacts import file_record
-from symcomp.dbca.features import Occurrences
+from symcomp.dbca.occurrences import Arrays, Occurrences, csr, dag_arrays
 from symcomp.dbca.pool import FeaturePlan, record_length
-from symcomp.dbca.shard_layout import counted, shard_arrays, tables
-from symcomp.dbca.weights import raw_counts
+from symcomp.dbca.shard_layout import compact, counted, shard_arrays, tables
 from symcomp.errors import SymcompError
 
 NAME_BATCH = 65_536  # names encoded and written at a time
 SHOWN_UNREADABLE = 10  # messages a part returns about examples its extractor cannot read
-Arrays = dict[str, npt.NDArray[np.integer]]
 
 
 @dataclass(frozen=True)
@@ -194,50 +192,6 @@ def _write_part(collector: _Collector, folder: Path, number: int) -> dict[str, i
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return names
-
-
-def dag_arrays(taken: Mapping[str, npt.NDArray[np.integer]], size: int) -> Arrays:
-    """The shard arrays of DAG occurrences (:meth:`Occurrences.take`) of ``size`` examples."""
-    arrays = csr("atoms", taken["atom_rows"], taken["atom_cols"], size)
-    arrays |= csr("pairs", taken["pair_rows"], taken["pair_cols"], size)
-    lengths = np.bincount(np.asarray(taken["occ_rows"], dtype=np.int64), minlength=size)
-    arrays["occurrences.indptr"] = indptr_of(lengths)
-    arrays["occurrences.kinds"] = np.asarray(taken["occ_kinds"], dtype=np.int32)
-    arrays["extensions.occurrence"] = np.asarray(taken["ext_occ"], dtype=np.int32)
-    arrays["extensions.kinds"] = np.asarray(taken["ext_kinds"], dtype=np.int32)
-    return arrays
-
-
-def csr(
-    name: str, rows: npt.NDArray[np.integer], columns: npt.NDArray[np.integer], size: int
-) -> Arrays:
-    """Per-example counts of (row, column) occurrences as CSR arrays (columns ascending).
-
-    >>> arrays = csr("x", np.array([0, 0, 2]), np.array([3, 3, 1]), 3)
-    >>> sorted((k, v.tolist()) for k, v in arrays.items())
-    [('x.counts', [2, 1]), ('x.indices', [3, 1]), ('x.indptr', [0, 1, 1, 2])]
-    """
-    n_kinds = int(columns.max()) + 1 if len(columns) else 1
-    examples, kinds, counts = raw_counts(rows, columns, n_kinds=n_kinds)
-    return {
-        f"{name}.indptr": indptr_of(np.bincount(examples, minlength=size)),
-        f"{name}.indices": kinds.astype(np.int32),
-        f"{name}.counts": compact(counts.astype(np.int64)),
-    }
-
-
-def indptr_of(lengths: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
-    """Row pointers of rows of ``lengths`` entries."""
-    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    return compact(indptr)
-
-
-def compact(values: npt.NDArray[np.int64]) -> npt.NDArray[np.integer]:
-    """32-bit integers when they hold every value, else 64-bit."""
-    if not len(values) or (values.min() >= -(2**31) and values.max() < 2**31):
-        return values.astype(np.int32)
-    return values
 
 
 def save(path: Path, values: npt.NDArray[Any]) -> dict[str, Any]:

@@ -72,15 +72,14 @@ from symcomp.data.line_chunks import line_chunks
 from symcomp.data.parallel import Jobs
 from symcomp.dbca.extraction import ShardExtraction, described
 from symcomp.dbca.features import (
-    MAX_OCCURRENCES,
     Counted,
     Features,
     SparseRows,
     StoredNames,
-    occurrence_weights,
     sorted_counted_features,
     weighted_dag_features,
 )
+from symcomp.dbca.occurrences import occurrence_chunk
 from symcomp.dbca.pool import FeaturePlan
 from symcomp.dbca.shard_layout import (
     FORMAT,
@@ -95,6 +94,7 @@ from symcomp.dbca.shard_layout import (
     load_array,
     rewrite_advice,
 )
+from symcomp.dbca.weights import OccurrenceChunk, compound_rows
 from symcomp.errors import DataError
 
 LOG = logging.getLogger(__name__)
@@ -278,34 +278,16 @@ class FeatureShards:
         self, name: str, renumber: npt.NDArray[np.integer] | None = None, *, ones: bool = False
     ) -> SparseRows:
         """Per-example counts of atoms, compounds or pairs (ids as first seen), the shards'
-        rows end to end in arrays made once. ``renumber`` gives each id a new one (each
-        example's entries are then sorted again, a shard at a time); ``ones`` makes every
-        value 1 (atoms counted once per example)."""
-        sizes = [int(shard["examples"]) for shard in self.manifest["shards"]]
-        entries = [len(part) for part in self._each(f"{name}.indices")]
-        indptr = np.zeros(sum(sizes) + 1, dtype=np.int64)
-        indices = np.empty(sum(entries), dtype=np.int32)
-        values = (np.ones if ones else np.empty)(sum(entries), dtype=np.float64)
-        first = start = 0
-        for size, count, pointers, columns, counts in zip(
-            sizes,
-            entries,
+        rows end to end (:meth:`SparseRows.joined`: ``renumber`` gives each id a new one,
+        ``ones`` makes every value 1)."""
+        parts = zip(
             self._each(f"{name}.indptr"),
             self._each(f"{name}.indices"),
             self._each(f"{name}.counts"),
             strict=True,
-        ):
-            pointers = np.asarray(pointers, dtype=np.int64)
-            indptr[first + 1 : first + size + 1] = pointers[1:] + start
-            order: slice | npt.NDArray[np.integer] = slice(None)
-            if renumber is not None:
-                columns = renumber[columns]
-                order = np.lexsort((columns, np.repeat(np.arange(size), np.diff(pointers))))
-            indices[start : start + count] = np.asarray(columns)[order]
-            if not ones:
-                values[start : start + count] = np.asarray(counts)[order]
-            first, start = first + size, start + count
-        return SparseRows(indptr, indices, values, int(self.manifest["counts"][name]))
+        )
+        width = int(self.manifest["counts"][name])
+        return SparseRows.joined(parts, width, renumber=renumber, ones=ones)
 
     def features(self) -> Features:
         """The features the plan computes in memory, from the shards (before
@@ -320,8 +302,8 @@ class FeatureShards:
             self.names("pairs"),
             self.names("compounds"),
         )
-        weights = occurrence_weights(
-            self._occurrences(),
+        weights = compound_rows(
+            _ShardOccurrences(self),
             len(counted.subgraph_names),
             with_extensions=options.weighting == "dbca",
         )
@@ -352,35 +334,27 @@ class FeatureShards:
             atom_frequency,
         )
 
-    def _occurrences(self) -> tuple[npt.NDArray[np.int32], ...]:
-        """(example, compound, extended occurrence, extending compound) of every occurrence
-        in the pool, 32-bit as :class:`Occurrences` collects them, each in an array made
-        once and filled a shard at a time."""
-        taken = sum(len(kinds) for kinds in self._each("occurrences.kinds"))
-        if taken > MAX_OCCURRENCES:
-            raise DataError(
-                f"{self.folder}: {taken:,} compound occurrences, more than one split search "
-                f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
+
+class _ShardOccurrences:
+    """The compound occurrences of every shard, read (not mapped) a shard at a time each time
+    they are gone over: the weights go over them twice, and the pages of a mapped pool would
+    stay in memory."""
+
+    NAMES = ("occurrences.indptr", "occurrences.kinds", "extensions.occurrence", "extensions.kinds")
+
+    def __init__(self, shards: FeatureShards) -> None:
+        self.shards = shards
+
+    def __iter__(self) -> Iterator[OccurrenceChunk]:
+        for number in range(len(self.shards.manifest["shards"])):
+            folder = f"{SHARDS}/{number:05d}"
+            paths = {name: self.shards.folder / f"{folder}/{name}.npy" for name in self.NAMES}
+            yield occurrence_chunk(
+                {
+                    name: np.array(load_array(path, self.shards.folder))
+                    for name, path in paths.items()
+                }
             )
-        extensions = sum(len(kinds) for kinds in self._each("extensions.kinds"))
-        rows, kinds = np.empty(taken, np.int32), np.empty(taken, np.int32)
-        ext_occ, ext_kinds = np.empty(extensions, np.int32), np.empty(extensions, np.int32)
-        first = start = extended = 0
-        for indptr, occurrence_kinds, occurrences, extending in zip(
-            self._each("occurrences.indptr"),
-            self._each("occurrences.kinds"),
-            self._each("extensions.occurrence"),
-            self._each("extensions.kinds"),
-            strict=True,
-        ):
-            size, count, pairs = len(indptr) - 1, len(occurrence_kinds), len(extending)
-            examples = np.arange(first, first + size, dtype=np.int32)
-            rows[start : start + count] = np.repeat(examples, np.diff(indptr))
-            kinds[start : start + count] = occurrence_kinds
-            ext_occ[extended : extended + pairs] = np.asarray(occurrences, np.int64) + start
-            ext_kinds[extended : extended + pairs] = extending
-            first, start, extended = first + size, start + count, extended + pairs
-        return rows, kinds, ext_occ, ext_kinds
 
 
 class LineRecords(Sequence[dict[str, Any]]):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -35,7 +35,6 @@ from symcomp.data.artifacts import (
     MANIFEST,
     examples_path,
     file_record,
-    read_examples,
     read_manifest,
 )
 from symcomp.data.parallel import Jobs, as_executor
@@ -58,7 +57,6 @@ from symcomp.dbca.pool import (
     FeaturePlan,
     feature_plan,
     features_of_records,
-    read_pool,
     record_length,
 )
 from symcomp.dbca.shard_layout import SHARD_SIZE
@@ -127,16 +125,16 @@ class PoolData:
         jobs: Jobs = 1,
         progress: Callable[[int], None] | None = None,
     ) -> PoolData:
-        """Read a pool, keeping every field of its records but their DAGs: a stored derivation
-        takes about 30 times the memory of the rest of a line, so :attr:`features` reads the
-        derivations again, one line at a time.
+        """Read a pool: its features, computed in one pass over its lines, and per example
+        where its line is and its input and output length; no record is held (a record is
+        read from its line when asked for).
 
         With ``features`` (a folder of feature shards, :mod:`symcomp.dbca.shards`, extracted
         there first when it holds none: ``shard_size`` examples a shard, on ``jobs`` worker
-        processes or an executor, ``progress`` told the examples of each), no record is held:
-        the features are read from the shards and a record from its line when asked for. With
-        ``own_features``, the shards ``symcomp import`` wrote into the pool folder are read so
-        when they were made with these options (else the features are computed in memory)."""
+        processes or an executor, ``progress`` told the examples of each), the features are
+        read from the shards. With ``own_features``, the shards ``symcomp import`` wrote into
+        the pool folder are read so when they were made with these options (else the
+        features are computed in memory)."""
         if features is None and own_features:
             own = cls._from_own_shards(pool, options, pattern_abstraction)
             if own is not None:
@@ -149,10 +147,11 @@ class PoolData:
                 "`jobs` spreads the extraction of feature shards over workers; give a "
                 "`features` folder (on a file system every worker reads) to extract them into."
             )
-        records, manifest = read_pool(pool, derivations=False)
-        path = examples_path(pool)
-        chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
-        return cls(path, records, manifest, chosen, pattern_abstraction)
+        path, manifest, chosen, plan = _planned(pool, options)
+        computed, lines = plan.compute_file(path)
+        records = LineRecords(path, lines[:, 0])
+        features_of = plan.finish(computed)
+        return cls(path, records, manifest, chosen, pattern_abstraction, features_of, None, lines)
 
     @classmethod
     def _from_shards(
@@ -200,16 +199,11 @@ class PoolData:
     def features(self) -> Features:
         if self._features is None and self.shards is not None:
             self._features = self.shards.plan.finish(self.shards.features())
-        if self._features is None:
+        if self._features is None:  # records given in memory (``read`` computes features)
             self._features = features_of_records(
-                self._records_with_derivations(), self.manifest, self.options, str(self.path)
+                self.records, self.manifest, self.options, str(self.path)
             )
         return self._features
-
-    def _records_with_derivations(self) -> Iterable[Mapping[str, Any]]:
-        if self.options.compounds == "ngrams" or not self.path.is_file():  # nothing streamed
-            return self.records
-        return _same_lines(read_examples(self.path), len(self.records), self.path)
 
     @cached_property
     def patterns(self) -> Patterns:
@@ -328,22 +322,6 @@ def _planned(
     manifest = read_manifest(path.parent) if (path.parent / MANIFEST).is_file() else None
     chosen = (options or FeatureOptions()).for_pool(manifest, path.parent)
     return path, manifest, chosen, feature_plan(manifest, chosen, str(path))
-
-
-def _same_lines(
-    records: Iterable[dict[str, Any]], expected: int, path: Path
-) -> Iterator[dict[str, Any]]:
-    """The records of a second reading, refused if the file changed length in between."""
-    count = 0
-    for count, record in enumerate(records, start=1):
-        if count > expected:
-            break
-        yield record
-    if count != expected:
-        raise DataError(
-            f"{path} changed while it was read ({count:,} lines now, {expected:,} before); "
-            "run the command again once nothing writes the pool."
-        )
 
 
 def measure(data: PoolData, split: Split) -> dict[str, Any]:

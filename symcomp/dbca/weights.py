@@ -16,8 +16,11 @@ Weights are quantised to multiples of :data:`QUANTUM` (a power of two), so addin
 examples during split search is exact in floating point and incremental divergences never
 drift from recomputed ones.
 
-All functions take flat integer arrays over the whole pool (one entry per occurrence) and are
-vectorised with numpy.
+The occurrences of a pool come as a sequence of :class:`OccurrenceChunk` (consecutive
+examples, flat integer arrays with one entry per occurrence and per super-compound pair):
+:func:`compound_rows` reads them twice, a chunk at a time (once to count how often each
+compound lies inside each super-compound, pool-wide; once to weigh), vectorised with numpy,
+so that its temporaries are the size of a chunk and no array spans the pool's occurrences.
 
 >>> import numpy as np
 >>> # two examples; type 0 occurs in both, always inside type 1 in example 0 only
@@ -31,7 +34,8 @@ vectorised with numpy.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +52,18 @@ def quantise(values: FloatArray) -> FloatArray:
     array([21845.])
     """
     result: FloatArray = np.round(values / QUANTUM) * QUANTUM
+    return result
+
+
+def pointers(lengths: npt.ArrayLike) -> IntArray:
+    """Row pointers (CSR) of rows of ``lengths`` entries.
+
+    >>> pointers([2, 0, 1]).tolist()
+    [0, 2, 2, 3]
+    """
+    counts = np.asarray(lengths, dtype=np.int64)
+    result: IntArray = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=result[1:])
     return result
 
 
@@ -96,6 +112,85 @@ def raw_counts(
     return unique // n_kinds, unique % n_kinds, counts.astype(np.float64)
 
 
+@dataclass(frozen=True)
+class OccurrenceChunk:
+    """The compound occurrences of consecutive examples, numbered within the chunk: example
+    ``i`` holds occurrences ``indptr[i]`` to ``indptr[i + 1] - 1``, whose compound ids are
+    ``kinds``; occurrence ``ext_occurrence[j]`` lies inside a compound of id ``ext_kinds[j]``
+    (an immediate super-compound; a pair listed twice counts once). A pool's occurrences are
+    a sequence of chunks (examples collected in memory, or feature shards).
+
+    >>> chunk = OccurrenceChunk.of_examples([0, 0, 1], [0, 1, 0], [0], [1], examples=2)
+    >>> chunk.indptr.tolist(), len(chunk)
+    ([0, 2, 3], 2)
+    """
+
+    indptr: npt.NDArray[np.integer]
+    kinds: npt.NDArray[np.integer]
+    ext_occurrence: npt.NDArray[np.integer]
+    ext_kinds: npt.NDArray[np.integer]
+
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    @classmethod
+    def of_examples(
+        cls,
+        example: npt.ArrayLike,
+        kind: npt.ArrayLike,
+        ext_occurrence: npt.ArrayLike,
+        ext_kind: npt.ArrayLike,
+        examples: int,
+    ) -> OccurrenceChunk:
+        """The chunk of occurrences listed with their example (non-decreasing, from 0 to
+        ``examples - 1``)."""
+        lengths = np.bincount(np.asarray(example, dtype=np.int64), minlength=examples)
+        return cls(
+            pointers(lengths), np.asarray(kind), np.asarray(ext_occurrence), np.asarray(ext_kind)
+        )
+
+    def rows(self) -> IntArray:
+        """The example (within the chunk) of each occurrence."""
+        starts = np.asarray(self.indptr, dtype=np.int64)
+        return np.repeat(np.arange(len(self), dtype=np.int64), starts[1:] - starts[:-1])
+
+
+# the weights (or counts) per (example, compound) of one chunk's examples, as CSR rows: row
+# pointers, compound ids ascending within a row, values
+RowPiece = tuple[IntArray, npt.NDArray[np.int32], FloatArray]
+
+
+def compound_rows(
+    chunks: Iterable[OccurrenceChunk], n_kinds: int, *, with_extensions: bool
+) -> list[RowPiece]:
+    """DBCA weights (``with_extensions``) or raw counts per (example, compound) of the
+    examples of every chunk of ``chunks``, in order, as CSR rows, one piece per chunk; zero
+    weights left out. ``chunks`` is gone over twice (a sequence, or an iterable that starts
+    afresh each time), so that only one chunk's arrays need be in memory at a time.
+
+    >>> chunk = OccurrenceChunk.of_examples([0, 0, 1], [0, 1, 0], [0], [1], examples=2)
+    >>> [piece] = compound_rows([chunk], 2, with_extensions=True)
+    >>> [array.tolist() for array in piece]
+    [[0, 2, 3], [0, 1, 0], [0.5, 1.0, 1.0]]
+    """
+    if iter(chunks) is chunks:
+        raise TypeError(
+            "compound_rows goes over its chunks twice: give a sequence, not an iterator"
+        )
+    inside = InsideProbability(chunks, n_kinds) if with_extensions else None
+    return [chunk_rows(chunk, n_kinds, inside) for chunk in chunks]
+
+
+def chunk_rows(chunk: OccurrenceChunk, n_kinds: int, inside: InsideProbability | None) -> RowPiece:
+    """The DBCA weights (``inside``: the pool's inside probabilities) or raw counts (None)
+    per (example, compound) of one chunk, as CSR rows: :func:`compound_rows` a chunk at a
+    time, for a caller that lets each chunk go once weighed."""
+    n_kinds = max(n_kinds, 1)
+    if inside is None:
+        return _counted_piece(chunk, n_kinds)
+    return _weighted_piece(chunk, inside, n_kinds)
+
+
 def dbca_weights(
     example: npt.ArrayLike,
     kind: npt.ArrayLike,
@@ -103,7 +198,9 @@ def dbca_weights(
     ext_kind: npt.ArrayLike,
     n_kinds: int,
 ) -> tuple[IntArray, IntArray, FloatArray]:
-    """DBCA weights ``w(G, R)`` per (example, compound), zero weights left out.
+    """DBCA weights ``w(G, R)`` per (example, compound), zero weights left out, of
+    occurrences given in flat arrays over the pool (:func:`compound_rows` on them, cut into
+    chunks of whole examples of about :data:`SLICE` occurrences).
 
     Parameters
     ----------
@@ -118,32 +215,68 @@ def dbca_weights(
     Returns
     -------
     examples, kinds, weights : arrays sorted by example then kind.
-
-    Notes
-    -----
-    The arrays have one entry per occurrence (about 300 per CFQ question) and per super-compound
-    pair (about 600), so a CFQ-size pool holds hundreds of millions. They are processed in
-    slices of about :data:`SLICE` entries that never cut an example in two, so that the
-    temporaries stay that small whatever the pool size; occurrences listed example by example
-    (as :func:`symcomp.dbca.features.dag_features` lists them) need no reordering.
     """
-    example = np.asarray(example)
-    kind = np.asarray(kind)
-    ext_occurrence = np.asarray(ext_occurrence)
-    ext_kind = np.asarray(ext_kind)
+    example = np.asarray(example, dtype=np.int64)
+    kind = np.asarray(kind, dtype=np.int64)
+    ext_occurrence = np.asarray(ext_occurrence, dtype=np.int64)
+    ext_kind = np.asarray(ext_kind, dtype=np.int64)
     if len(example) > 1 and np.any(example[1:] < example[:-1]):
         return _reordered(example, kind, ext_occurrence, ext_kind, n_kinds)
-    inside = _max_inside_probability(example, kind, ext_occurrence, ext_kind, n_kinds)
-    slices = _slices(lambda i: int(example[i]), len(example))
-    parts = [_example_weights(example[a:b], kind[a:b], inside[a:b], n_kinds) for a, b in slices]
-    if not parts:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty.copy(), np.zeros(0, dtype=np.float64)
-    rows, kinds, weights = (np.concatenate(column) for column in zip(*parts, strict=True))
-    return rows, kinds, weights
+    examples = int(example.max()) + 1 if len(example) else 0
+    whole = OccurrenceChunk.of_examples(example, kind, ext_occurrence, ext_kind, examples)
+    return _triples(compound_rows(list(_sliced(whole)), n_kinds, with_extensions=True))
 
 
-SLICE = 1 << 22  # entries per slice of the weight computation (a few hundred MB of temporaries)
+def _triples(pieces: Iterable[RowPiece]) -> tuple[IntArray, IntArray, FloatArray]:
+    """The (example, compound, value) entries of consecutive pieces, examples numbered on
+    from one piece to the next."""
+    rows, kinds, values = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], [np.zeros(0)]
+    first = 0
+    for indptr, piece_kinds, piece_values in pieces:
+        size = len(indptr) - 1
+        rows.append(first + np.repeat(np.arange(size, dtype=np.int64), np.diff(indptr)))
+        kinds.append(piece_kinds.astype(np.int64))
+        values.append(piece_values)
+        first += size
+    return np.concatenate(rows), np.concatenate(kinds), np.concatenate(values)
+
+
+SLICE = 1 << 22  # occurrences of a chunk cut from whole arrays (a few hundred MB of temporaries)
+
+
+def _sliced(whole: OccurrenceChunk) -> Iterator[OccurrenceChunk]:
+    """``whole`` as chunks of whole examples of about :data:`SLICE` occurrences each, with
+    their own super-compound pairs.
+
+    >>> whole = OccurrenceChunk.of_examples([0, 0, 1, 2], [5, 6, 5, 5], [3, 0], [7, 7], 3)
+    >>> [(c.indptr.tolist(), c.ext_occurrence.tolist()) for c in _sliced(whole)]
+    [([0, 2, 3, 4], [0, 3])]
+    """
+    order = np.argsort(whole.ext_occurrence, kind="stable")
+    extended, ext_kinds = whole.ext_occurrence[order], whole.ext_kinds[order]
+    for first, last in _example_slices(whole.indptr):
+        a, b = int(whole.indptr[first]), int(whole.indptr[last])
+        x, y = np.searchsorted(extended, [a, b])
+        yield OccurrenceChunk(
+            whole.indptr[first : last + 1] - a, whole.kinds[a:b], extended[x:y] - a, ext_kinds[x:y]
+        )
+
+
+def _example_slices(indptr: npt.NDArray[np.integer], length: int = 0) -> list[tuple[int, int]]:
+    """Bounds ``(first, last)`` of consecutive runs of the examples of CSR rows ``indptr``,
+    each of about ``length`` (default :data:`SLICE`) entries, covering every example: an
+    example is never cut.
+
+    >>> _example_slices(np.array([0, 2, 3, 4]), length=2)
+    [(0, 1), (1, 3)]
+    """
+    length = length or SLICE
+    examples = len(indptr) - 1
+    bounds = [0]
+    while bounds[-1] < examples:
+        end = int(np.searchsorted(indptr, indptr[bounds[-1]] + length, side="left"))
+        bounds.append(min(max(end, bounds[-1] + 1), examples))
+    return list(itertools.pairwise(bounds))
 
 
 def _reordered(
@@ -160,101 +293,63 @@ def _reordered(
     return dbca_weights(example[order], kind[order], position[ext_occurrence], ext_kind, n_kinds)
 
 
-def _slices(owner: Callable[[int], int], size: int, length: int = 0) -> list[tuple[int, int]]:
-    """Bounds ``(a, b)`` of consecutive slices of ``size`` entries, about ``length`` (default
-    :data:`SLICE`) each, where ``owner(i)``, the example of entry ``i`` (non-decreasing), does
-    not change across a bound.
+class InsideProbability:
+    """``P(G'|G)`` over a whole pool for every compound ``G`` and immediate super-compound
+    ``G'`` (the share of the occurrences of ``G`` that lie inside one of ``G'``), counted a
+    chunk at a time; called with a chunk, the largest of them for each of its occurrences."""
 
-    >>> examples = [0, 0, 1, 1, 1, 2]
-    >>> _slices(examples.__getitem__, 6, length=3)
-    [(0, 5), (5, 6)]
-    """
-    length = length or SLICE
-    bounds = [0]
-    while bounds[-1] < size:
-        end = min(bounds[-1] + length, size)
-        while end < size and owner(end) == owner(end - 1):
-            end += 1
-        bounds.append(end)
-    return list(itertools.pairwise(bounds))
+    def __init__(self, chunks: Iterable[OccurrenceChunk], n_kinds: int) -> None:
+        n_kinds = max(n_kinds, 1)
+        self.n_kinds = n_kinds
+        self.occurrences_of = np.zeros(n_kinds, dtype=np.float64)
+        keys, counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        for chunk in chunks:
+            self.occurrences_of += np.bincount(chunk.kinds, minlength=n_kinds)
+            _occurrence, pairs = _pairs_once(chunk, n_kinds)
+            found, _inverse, sizes = group_counts(pairs)
+            keys, counts = _merge_counts(keys, counts, found, sizes)
+        self.pair_keys, self.pair_counts = keys, counts
+
+    def __call__(self, chunk: OccurrenceChunk) -> FloatArray:
+        inside = np.zeros(len(chunk.kinds), dtype=np.float64)
+        occurrence, pairs = _pairs_once(chunk, self.n_kinds)
+        if len(occurrence):
+            counts = self.pair_counts[np.searchsorted(self.pair_keys, pairs)]
+            shares = counts / self.occurrences_of[chunk.kinds[occurrence]]
+            np.maximum.at(inside, occurrence, shares)
+        return inside
 
 
-def _example_weights(
-    example: npt.NDArray[np.integer],
-    kind: npt.NDArray[np.integer],
-    inside: FloatArray,
-    n_kinds: int,
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """Weights of the (example, compound) pairs of one slice of whole examples."""
-    keys = example.astype(np.int64) * n_kinds + kind
+def _counted_piece(chunk: OccurrenceChunk, n_kinds: int) -> RowPiece:
+    """Occurrence counts per (example, compound) of one chunk."""
+    rows, kinds, counts = raw_counts(chunk.rows(), chunk.kinds, n_kinds)
+    return pointers(np.bincount(rows, minlength=len(chunk))), kinds.astype(np.int32), counts
+
+
+def _weighted_piece(chunk: OccurrenceChunk, inside: InsideProbability, n_kinds: int) -> RowPiece:
+    """DBCA weights per (example, compound) of one chunk: per (example, compound), one minus
+    the least, over its occurrences, of the largest inside probability."""
+    keys = chunk.rows() * n_kinds + np.asarray(chunk.kinds, dtype=np.int64)
+    if not len(keys):
+        return pointers(np.zeros(len(chunk))), np.zeros(0, np.int32), np.zeros(0, np.float64)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    weights = quantise(np.maximum.reduceat(1.0 - inside[order], starts))
-    unique = sorted_keys[starts]
-    keep = weights > 0
-    return unique[keep] // n_kinds, unique[keep] % n_kinds, weights[keep]
+    weights = quantise(np.maximum.reduceat(1.0 - inside(chunk)[order], starts))
+    unique = sorted_keys[starts][weights > 0]
+    lengths = np.bincount(unique // n_kinds, minlength=len(chunk))
+    return pointers(lengths), (unique % n_kinds).astype(np.int32), weights[weights > 0]
 
 
-def _max_inside_probability(
-    example: npt.NDArray[np.integer],
-    kind: npt.NDArray[np.integer],
-    ext_occurrence: npt.NDArray[np.integer],
-    ext_kind: npt.NDArray[np.integer],
-    n_kinds: int,
-) -> FloatArray:
-    """For each occurrence g of G: the largest P(G'|G) over its immediate super-compounds.
-
-    Two passes over slices of the super-compound pairs, each slice holding whole examples (so
-    a repeated pair is always inside one slice): the first counts, pool-wide, the occurrences
-    of G inside G' for every pair (G, G'); the second turns the counts into probabilities.
-    """
-    inside = np.zeros(len(kind), dtype=np.float64)
-    if len(ext_occurrence) == 0:
-        return inside
-    occurrences_of = np.bincount(kind, minlength=n_kinds).astype(np.float64)
-    if not _grouped(example, ext_occurrence):
-        order = np.argsort(ext_occurrence, kind="stable")
-        ext_occurrence, ext_kind = ext_occurrence[order], ext_kind[order]
-    slices = _slices(lambda i: int(example[ext_occurrence[i]]), len(ext_occurrence))
-    pair_keys = np.zeros(0, dtype=np.int64)
-    pair_counts = np.zeros(0, dtype=np.int64)
-    for a, b in slices:
-        _occurrence, pairs = _pairs_once(kind, ext_occurrence[a:b], ext_kind[a:b], n_kinds)
-        keys, _inverse, counts = group_counts(pairs)
-        pair_keys, pair_counts = _merge_counts(pair_keys, pair_counts, keys, counts)
-    for a, b in slices:
-        occurrence, pairs = _pairs_once(kind, ext_occurrence[a:b], ext_kind[a:b], n_kinds)
-        counts = pair_counts[np.searchsorted(pair_keys, pairs)]
-        np.maximum.at(inside, occurrence, counts / occurrences_of[kind[occurrence]])
-    return inside
-
-
-def _grouped(example: npt.NDArray[np.integer], occurrence: npt.NDArray[np.integer]) -> bool:
-    """Whether the examples of ``occurrence`` never decrease (pairs listed example by example).
-
-    >>> _grouped(np.array([0, 0, 1]), np.array([1, 2, 0]))
-    False
-    """
-    for start in range(0, len(occurrence), SLICE):
-        owners = example[occurrence[start : start + SLICE + 1]]
-        if np.any(owners[1:] < owners[:-1]):
-            return False
-    return True
-
-
-def _pairs_once(
-    kind: npt.NDArray[np.integer],
-    ext_occurrence: npt.NDArray[np.integer],
-    ext_kind: npt.NDArray[np.integer],
-    n_kinds: int,
-) -> tuple[IntArray, IntArray]:
-    """The distinct (occurrence, super-compound) pairs of a slice, as the occurrence and the
+def _pairs_once(chunk: OccurrenceChunk, n_kinds: int) -> tuple[IntArray, IntArray]:
+    """The distinct (occurrence, super-compound) pairs of a chunk, as the occurrence and the
     pair key ``G * n_kinds + G'``: an occurrence counts once per super-compound, however
     many ways it extends to it."""
-    once = distinct(ext_occurrence.astype(np.int64) * n_kinds + ext_kind)
+    extended = np.asarray(chunk.ext_occurrence, dtype=np.int64)
+    once = distinct(extended * n_kinds + np.asarray(chunk.ext_kinds, dtype=np.int64))
     occurrence = once // n_kinds
-    return occurrence, kind[occurrence].astype(np.int64) * n_kinds + once % n_kinds
+    kinds = np.asarray(chunk.kinds, dtype=np.int64)
+    return occurrence, kinds[occurrence] * n_kinds + once % n_kinds
 
 
 def _merge_counts(
