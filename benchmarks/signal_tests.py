@@ -6,7 +6,8 @@ runs every test marked ``signals`` (the one list: ``pytest -m signals``; see pyp
 markers) ``--runs`` times in a row with ``pytest -n JOBS``, optionally with ``--busy K``
 processes burning CPU for the whole time (each bounded by ``--busy-limit`` seconds in case
 this script dies, and stopped at the end), and reports the runs, the failed ones, the
-failing test ids and the wall time of each run.
+failing test ids and the wall time of each run. Each run's line on stderr names the tests that
+failed in it, and a failed run's whole pytest output is kept in ``--out`` as ``run-N.log``.
 
     python benchmarks/signal_tests.py [--runs 30] [--busy 2] [--jobs 2] [--without-ray]
         [--out runs/benchmarks]
@@ -66,7 +67,8 @@ def failed_tests(report: Path) -> list[str]:
     return failed
 
 
-def one_run(number: int, files: list[str], selected: str, jobs: int) -> dict[str, Any]:
+def one_run(number: int, files: list[str], selected: str, jobs: int, out: Path) -> dict[str, Any]:
+    """One pytest run; a failed run's whole output is kept as ``run-N.log`` in ``out``."""
     with tempfile.TemporaryDirectory(prefix="signal-tests-") as folder:
         report = Path(folder) / "report.xml"
         command = [*PYTEST, "-n", str(jobs), "-m", selected, f"--junitxml={report}", *files]
@@ -74,8 +76,11 @@ def one_run(number: int, files: list[str], selected: str, jobs: int) -> dict[str
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - started
         failed = failed_tests(report) if done.returncode else []
+    if done.returncode:
+        (out / f"run-{number}.log").write_text(done.stdout + "\n" + done.stderr)
     summary = (done.stdout.strip().splitlines() or [""])[-1]
-    print(f"run {number}: exit {done.returncode}, {wall:.1f} s, {summary}", file=sys.stderr)
+    named = f" ({', '.join(failed)})" if failed else ""
+    print(f"run {number}: exit {done.returncode}, {wall:.1f} s, {summary}{named}", file=sys.stderr)
     return {
         "run": number,
         "exit": done.returncode,
@@ -134,9 +139,13 @@ def main() -> None:
     selected = marker(options.without_ray)
     files = signal_test_files(selected)
     load_before = [round(x, 2) for x in os.getloadavg()]
+    options.out.mkdir(parents=True, exist_ok=True)
     loops = busy_loops(options.busy, options.busy_limit)
     try:
-        per_run = [one_run(n, files, selected, options.jobs) for n in range(1, options.runs + 1)]
+        per_run = [
+            one_run(n, files, selected, options.jobs, options.out)
+            for n in range(1, options.runs + 1)
+        ]
     finally:
         stop(loops)
     failing = Counter(name for row in per_run for name in row["failed"])
@@ -156,7 +165,6 @@ def main() -> None:
         "load_before": load_before,
         "load_after": [round(x, 2) for x in os.getloadavg()],
     }
-    options.out.mkdir(parents=True, exist_ok=True)
     name = "signal_tests" + (f"-busy{options.busy}" if options.busy else "")
     (options.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
     (options.out / f"{name}.md").write_text(markdown(result))
