@@ -104,12 +104,12 @@ class SparseRows:
         (array([1, 2, 0]), array([0, 0, 1]))
         """
         chosen = np.asarray(rows, dtype=np.int64)
-        starts = self.indptr[chosen]
-        lengths = self.indptr[chosen + 1] - starts
+        starts = self.indptr.take(chosen)
+        lengths = self.indptr.take(chosen + 1) - starts
         slot = np.repeat(np.arange(len(chosen)), lengths)
-        offsets = np.cumsum(lengths) - lengths
-        positions = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(offsets, lengths)
-        return positions + np.repeat(starts, lengths), slot
+        # entry j of the concatenation is entry j - (entries before its row) of its row
+        shift = starts - (np.cumsum(lengths) - lengths)
+        return np.arange(len(slot), dtype=np.int64) + shift.take(slot), slot
 
     def sum_rows(self, rows: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """The dense sum of the given rows (a count vector of length ``width``).
