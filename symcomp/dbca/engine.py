@@ -92,7 +92,7 @@ class Channel:
     def evaluate(self, examples: IntArray, sources: IntArray, target: int) -> FloatArray:
         """Divergence after moving each example (alone) from ``sources[i]`` to ``target``."""
         positions, slot = self.rows.entries(examples)
-        values = self.rows.values.take(positions)
+        values = self.rows.values_at(positions)
         # ``take`` gathers rows many times faster than fancy indexing of a 2-D array
         cells = self.state.take(self.rows.indices.take(positions), axis=0)
         powered = [cells[:, 2], cells[:, 3]]

@@ -475,23 +475,13 @@ class FeatureShards:
 
     def counts(self, name: str) -> SparseRows:
         """Per-example counts of atoms, compounds or pairs, ids as first seen."""
-        rows, columns, values = [], [], []
-        first = 0
-        for indptr, indices, counts in zip(
+        parts = zip(
             self._each(f"{name}.indptr"),
             self._each(f"{name}.indices"),
             self._each(f"{name}.counts"),
             strict=True,
-        ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size), np.diff(indptr)))
-            columns.append(np.asarray(indices, dtype=np.int64))
-            values.append(np.asarray(counts, dtype=np.float64))
-            first += size
-        width = int(self.manifest["counts"][name])
-        return SparseRows.from_triples(
-            np.concatenate(rows), np.concatenate(columns), np.concatenate(values), (first, width)
         )
+        return SparseRows.stacked(parts, int(self.manifest["counts"][name]))
 
     def features(self) -> Features:
         """The features the plan computes in memory, from the shards (before
