@@ -287,13 +287,27 @@ def quiet(ctx: click.Context) -> bool:
 
 
 @contextlib.contextmanager
-def progress(ctx: click.Context, total: int | None, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr when it is a terminal; a no-op in pipes and with --quiet."""
+def progress(
+    ctx: click.Context,
+    total: int | None,
+    label: str,
+    describe: Callable[[Any], str | None] | None = None,
+) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr when it is a terminal; a no-op in pipes and with --quiet.
+    Yields ``step(n, item=None)``; with ``describe``, the bar shows the position and
+    ``describe(item)`` of the latest item."""
     if quiet(ctx) or total is None:
-        yield lambda steps: None
+        yield lambda steps, item=None: None
         return
     color = False if os.environ.get("NO_COLOR") else None
-    with click.progressbar(length=total, label=label, file=sys.stderr, color=color) as bar:
+    with click.progressbar(
+        length=total,
+        label=label,
+        file=sys.stderr,
+        color=color,
+        item_show_func=describe,
+        show_pos=describe is not None,
+    ) as bar:
         yield bar.update
 
 
