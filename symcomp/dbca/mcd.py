@@ -308,6 +308,15 @@ class _Search:
     def scalar_score(self, da: float, dc: float) -> float:
         return float(self.score(da, dc))
 
+    def adapt_penalty(self, feasible: bool) -> None:
+        """After a round: weigh the atom bound ``escalation`` times more if the split misses
+        it, less (down to :data:`ATOM_PENALTY`) if it meets it, so that the rounds end within
+        the bound where a split can be, without holding a weight that no longer binds."""
+        growth = self.config.escalation
+        self.penalty = (
+            self.penalty * growth if not feasible else max(ATOM_PENALTY, self.penalty / growth)
+        )
+
     def current(self) -> float:
         return self.scalar_score(*self.engine.divergences())
 
@@ -501,8 +510,7 @@ def _improve(
             if candidate.better_than(best):
                 best, improved = candidate, True
         stalled = not improved
-        if not best.feasible:  # weigh the atom bound more until a split meets it
-            search.penalty *= config.escalation
+        search.adapt_penalty(candidate.feasible)
         history.append(best.record(round_number))
         LOG.info("MCD round %d: best D_A %.4f, D_C %.4f", round_number, best.da, best.dc)
     return best, history
@@ -578,8 +586,7 @@ def _train_rounds(
         candidate = _Snapshot.of(search)
         stalled = not candidate.better_than(best)
         best = best if stalled else candidate
-        if not best.feasible:
-            search.penalty *= config.escalation
+        search.adapt_penalty(candidate.feasible)
         history.append(best.record(round_number))
     return best, history
 
