@@ -75,8 +75,7 @@ class SparseRows:
         >>> SparseRows.from_triples([1, 0], [0, 2], [5.0, 1.0], (2, 3)).row(0)
         (array([2], dtype=int32), array([1.]))
         """
-        rows = np.asarray(rows, dtype=np.int64)
-        columns = np.asarray(columns, dtype=np.int64)
+        rows, columns = _integers(rows), _integers(columns)  # 32-bit ones are not widened
         values = np.asarray(values, dtype=np.float64)
         counts = np.bincount(rows, minlength=shape[0])
         indptr = np.zeros(shape[0] + 1, dtype=np.int64)
@@ -219,6 +218,16 @@ class SparseRows:
             return (self.lengths() * float(self.values[0])).astype(np.float64)
         owners = np.repeat(np.arange(len(self)), self.lengths())
         return np.bincount(owners, weights=self.values, minlength=len(self)).astype(np.float64)
+
+
+def _integers(values: npt.ArrayLike) -> npt.NDArray[np.integer]:
+    """An integer array as it is (any width), other numbers as 64-bit integers.
+
+    >>> _integers(np.array([1], np.int32)).dtype, _integers([1.0]).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    array = np.asarray(values)
+    return array if array.dtype.kind in "iu" else array.astype(np.int64)
 
 
 SORT_SLICE = 1 << 20  # entries sorted at a time by _sorted_rows (bounds its temporaries)
@@ -721,7 +730,8 @@ def _top_k(
     weighted = len(order)
     if top_k is not None:
         order = order[:top_k]
-    new_index = np.full(n_kinds, -1, dtype=np.int64)
+    width = np.int32 if n_kinds < 2**31 else np.int64  # the kept pairs' new ids: 4 bytes each
+    new_index: npt.NDArray[np.integer] = np.full(n_kinds, -1, dtype=width)
     new_index[order] = np.arange(len(order))
     keep = new_index[kinds] >= 0
     matrix = SparseRows.from_triples(

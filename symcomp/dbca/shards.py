@@ -519,33 +519,38 @@ class FeatureShards:
 
     def _occurrences(self) -> tuple[npt.NDArray[np.int32], ...]:
         """(example, compound, extended occurrence, extending compound) of every occurrence
-        in the pool, 32-bit as :class:`Occurrences` collects them."""
-        rows, kinds, ext_occ, ext_kinds = [], [], [], []
-        first = taken = 0
-        for indptr, occurrence_kinds, occurrences, extending in zip(
-            self._each("occurrences.indptr"),
-            self._each("occurrences.kinds"),
-            self._each("extensions.occurrence"),
-            self._each("extensions.kinds"),
-            strict=True,
-        ):
-            size = len(indptr) - 1
-            rows.append(np.repeat(np.arange(first, first + size, dtype=np.int32), np.diff(indptr)))
-            kinds.append(np.asarray(occurrence_kinds, dtype=np.int32))
-            ext_occ.append(np.asarray(occurrences, dtype=np.int64) + taken)
-            ext_kinds.append(np.asarray(extending, dtype=np.int32))
-            first, taken = first + size, taken + len(occurrence_kinds)
+        in the pool, 32-bit as :class:`Occurrences` collects them, each array allocated once
+        and filled shard by shard (no list of parts to join)."""
+        shards = list(
+            zip(
+                self._each("occurrences.indptr"),
+                self._each("occurrences.kinds"),
+                self._each("extensions.occurrence"),
+                self._each("extensions.kinds"),
+                strict=True,
+            )
+        )
+        taken = sum(len(kinds) for _indptr, kinds, _occ, _ext in shards)
+        extended = sum(len(occ) for _indptr, _kinds, occ, _ext in shards)
         if taken > MAX_OCCURRENCES:
             raise DataError(
                 f"{self.folder}: {taken:,} compound occurrences, more than one split search "
                 f"holds ({MAX_OCCURRENCES:,}); split a subsample of the pool or lower `max_nodes`."
             )
-        return (
-            np.concatenate(rows),
-            np.concatenate(kinds),
-            np.concatenate(ext_occ).astype(np.int32),
-            np.concatenate(ext_kinds),
-        )
+        rows, kinds = np.empty(taken, np.int32), np.empty(taken, np.int32)
+        ext_occ, ext_kinds = np.empty(extended, np.int32), np.empty(extended, np.int32)
+        first = done = ext_done = 0
+        while shards:
+            indptr, occurrence_kinds, occurrences, extending = shards.pop(0)
+            size, count, more = len(indptr) - 1, len(occurrence_kinds), len(occurrences)
+            rows[done : done + count] = np.repeat(
+                np.arange(first, first + size, dtype=np.int32), np.diff(indptr)
+            )
+            kinds[done : done + count] = occurrence_kinds
+            ext_occ[ext_done : ext_done + more] = np.asarray(occurrences, dtype=np.int64) + done
+            ext_kinds[ext_done : ext_done + more] = extending
+            first, done, ext_done = first + size, done + count, ext_done + more
+        return rows, kinds, ext_occ, ext_kinds
 
 
 class LineRecords(Sequence[dict[str, Any]]):

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -136,11 +137,32 @@ def dbca_weights(
     inside = _max_inside_probability(example, kind, ext_occurrence, ext_kind, n_kinds)
     slices = _slices(lambda i: int(example[i]), len(example))
     parts = [_example_weights(example[a:b], kind[a:b], inside[a:b], n_kinds) for a, b in slices]
+    del inside
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), np.zeros(0, dtype=np.float64)
-    rows, kinds, weights = (np.concatenate(column) for column in zip(*parts, strict=True))
-    return rows, kinds, weights
+    # rows and compounds in 32 bits where they fit, each column joined and its parts let go
+    # before the next: 16 bytes a pair and one column's copy, not 24 and all three
+    columns = [list(column) for column in zip(*parts, strict=True)]
+    del parts
+    joined = []
+    for column in columns:
+        joined.append(_compact(np.concatenate(column)))
+        column.clear()
+    return joined[0], joined[1], joined[2]
+
+
+def _compact(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Integers in 32 bits when they all fit (others as they are).
+
+    >>> _compact(np.array([1, 2])).dtype, _compact(np.array([2**40])).dtype
+    (dtype('int32'), dtype('int64'))
+    """
+    if values.dtype.kind != "i" or not len(values):
+        return values
+    if values.min() >= -(2**31) and values.max() < 2**31:
+        return values.astype(np.int32)
+    return values
 
 
 SLICE = 1 << 22  # entries per slice of the weight computation (a few hundred MB of temporaries)
