@@ -13,7 +13,7 @@ machine):
    search; ``split-MODE.json``).
 
 Checked: the three pool folders (examples, manifest and shards), the three shard folders and
-the three split files (but for ``meta.search.seconds``) are byte-identical.
+the three split files (but for ``meta.search.seconds`` and ``cpu_seconds``) are byte-identical.
 
 Measured for every command: wall seconds; CPU seconds and peak RSS of the command's process
 tree from ``wait4`` (its worker processes included: they are its children); and, sampled every
@@ -158,6 +158,7 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 def split_without_seconds(path: Path) -> dict[str, Any]:
     split: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     split["meta"]["search"].pop("seconds")
+    split["meta"]["search"].pop("cpu_seconds")
     return split
 
 
