@@ -121,13 +121,14 @@ def measured(
     *,
     command: list[str] = CLI,
     stderr: IO[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Run ``symcomp ARGUMENTS`` (by ``command``, its standard error to ``stderr``): wall, CPU
-    and peak RSS of its tree, sampled per process."""
+    """Run ``symcomp ARGUMENTS`` (by ``command``, its standard error to ``stderr``, in ``env``
+    if given): wall, CPU and peak RSS of its tree, sampled per process."""
     outside = Sampler(cluster) if cluster is not None else None
     start = time.perf_counter()
     process = subprocess.Popen(
-        [*command, *arguments], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd
+        [*command, *arguments], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env=env
     )
     inside = Sampler(process.pid)
     assert process.stdout is not None

@@ -2,22 +2,25 @@
 2,218,201 sentences (Europarl's English side) and a generated ``cogs`` pool of 2,218,201.
 
 Each pool is split as a user would split it, with the CLI defaults (train 40 %, test 10 %,
-seed 0, D_A <= 0.02, features as shards in ``POOL/features``):
+seed 0, D_A <= 0.02, features as shards):
 
 * treebank: ``perf_import.py``'s synthetic CoNLL-U (random dependency trees over 30,000 Zipf
-  lemmas, 5-30 words), written once per size and kept; ``symcomp import`` (counted), then
-  ``symcomp split dbca --features POOL/features`` (counted: it writes the shards if the import
-  did not, then splits);
-* cogs: ``symcomp generate cogs --n N --with-dag`` (not counted), then the split (counted, the
-  feature step included).
+  lemmas, 5-30 words), written once per size and kept; ``symcomp import`` (counted: it writes
+  the feature shards into ``POOL/features``), then ``symcomp split dbca POOL`` (counted: it
+  reads them); a tree whose import writes no shards (before issue 49) splits with
+  ``--features POOL.features``, which extracts them there first (counted in its split);
+* cogs: ``symcomp generate cogs --n N --with-dag`` (not counted), then the split with
+  ``--features POOL.features`` (counted, the feature step included).
 
 Every command is a child process: its CPU seconds (user + system, its own children included),
 wall seconds and peak resident memory come from ``wait4`` (the peak of the largest process of
-its tree); the load average before each is recorded, as the machine may be shared. Reported per
-pool: those for each step, the disk the shards take, D_A and D_C, and the split's profile
-(``meta.search.cpu_seconds``: CPU seconds of reading or extracting the features, choosing
-held-out pairs, the construction, the rounds, the result and the final measures; ``rest``:
-start-up, reading the pool and writing shards the import did not write). With ``--old
+its tree), and the peak RSS of every process of its tree is sampled every 0.1 s
+(``processes``, :func:`dbca_extract.measured`); the load average before each is recorded, as
+the machine may be shared. Reported per pool: those for each step, the disk the shards take,
+D_A and D_C, and the split's profile (``meta.search.cpu_seconds``: CPU seconds of reading or
+extracting the features, choosing held-out pairs, the construction, the rounds, the result and
+the final measures; ``rest``: start-up and reading the pool; a tree before issue 49 records no
+profile). With ``--old
 COMMIT`` the same steps run with that commit too (a git worktree), side by side with this
 checkout (or ``--new COMMIT``).
 Limits of issue 49: every process <= 4 GB, import + split <= 45 CPU-minutes, D_A <= 0.02.
@@ -34,42 +37,26 @@ import json
 import os
 import platform
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from dbca_extract import measured as process_tree_cost
 from perf_import import write_treebank
 from source_trees import REPO, check_imports, tree_environment, worktree
 
-CLI = [sys.executable, "-c", "from symcomp.cli import main; main()"]
 EUROPARL = 2_218_201  # sentences of Europarl's English side
 LIMITS = {"peak_rss_gb": 4.0, "cpu_minutes": 45.0, "atom_divergence": 0.02}
 
 
 def measured(arguments: list[str], env: dict[str, str], source: Path) -> dict[str, Any]:
-    """Run ``symcomp -q ARGUMENTS`` from ``source``: CPU and wall seconds, peak RSS (GB)."""
+    """Run ``symcomp -q ARGUMENTS`` from ``source``: the load average before it, and its wall
+    and CPU seconds and peak RSS, of its process tree and sampled per process
+    (:func:`dbca_extract.measured`)."""
     load = os.getloadavg()[0]
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [*CLI, "-q", *arguments], stdout=subprocess.PIPE, text=True, env=env, cwd=source
-    )
-    assert process.stdout is not None
-    output = process.stdout.read()
-    _pid, status, usage = os.wait4(process.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise SystemExit(f"symcomp {' '.join(arguments)} failed ({code}): {output}")
-    return {
-        "load_before": round(load, 2),
-        "wall_seconds": round(time.perf_counter() - start, 1),
-        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
-        "peak_rss_gb": round(usage.ru_maxrss / 1e6, 3),  # kilobytes on Linux
-        "output": output.strip().splitlines()[-2:],
-    }
+    cost = process_tree_cost(["-q", *arguments], source, None, env=env)
+    return {"load_before": round(load, 2), **cost}
 
 
 def folder_bytes(folder: Path) -> int:
@@ -77,9 +64,16 @@ def folder_bytes(folder: Path) -> int:
 
 
 def split_pool(pool: Path, env: dict[str, str], source: Path) -> dict[str, Any]:
-    """``split dbca`` of ``pool`` with the CLI defaults, features in ``pool/features``."""
+    """``split dbca`` of ``pool`` with the CLI defaults: it reads the feature shards the
+    import wrote into ``pool/features`` (the tree's import writes them), else it extracts
+    them into a folder beside the pool (``--features``; trees before issue 49)."""
     out = pool.parent / f"{pool.name}-mcd.json"
-    arguments = ["split", "dbca", str(pool), "--features", str(pool / "features")]
+    features = pool / "features"
+    arguments = ["split", "dbca", str(pool)]
+    if not (features / "manifest.json").is_file():
+        features = pool.parent / f"{pool.name}.features"
+        shutil.rmtree(features, ignore_errors=True)
+        arguments += ["--features", str(features)]
     step = measured([*arguments, "--seed", "0", "--out", str(out), "--overwrite"], env, source)
     meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
     step.update({key: meta[key] for key in ("atom_divergence", "compound_divergence", "sizes")})
@@ -91,7 +85,8 @@ def split_pool(pool: Path, env: dict[str, str], source: Path) -> dict[str, Any]:
     step["features"] = {
         key: meta["features"].get(key) for key in ("distinct_compounds", "kept_compounds")
     }
-    step["shards_bytes"] = folder_bytes(pool / "features")
+    step["shards_bytes"] = folder_bytes(features)
+    step["shards_from"] = "import" if features == pool / "features" else "split"
     return step
 
 
