@@ -13,7 +13,7 @@ machine):
    search; ``split-MODE.json``).
 
 Checked: the three pool folders (examples, manifest and shards), the three shard folders and
-the three split files (but for ``meta.search.seconds``) are byte-identical.
+the three split files (but for ``meta.search.seconds`` and ``cpu_seconds``) are byte-identical.
 
 Measured for every command: wall seconds; CPU seconds and peak RSS of the command's process
 tree from ``wait4`` (its worker processes included: they are its children); and, sampled every
@@ -121,13 +121,14 @@ def measured(
     *,
     command: list[str] = CLI,
     stderr: IO[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Run ``symcomp ARGUMENTS`` (by ``command``, its standard error to ``stderr``): wall, CPU
-    and peak RSS of its tree, sampled per process."""
+    """Run ``symcomp ARGUMENTS`` (by ``command``, its standard error to ``stderr``, in ``env``
+    if given): wall, CPU and peak RSS of its tree, sampled per process."""
     outside = Sampler(cluster) if cluster is not None else None
     start = time.perf_counter()
     process = subprocess.Popen(
-        [*command, *arguments], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd
+        [*command, *arguments], stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=cwd, env=env
     )
     inside = Sampler(process.pid)
     assert process.stdout is not None
@@ -158,6 +159,7 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 def split_without_seconds(path: Path) -> dict[str, Any]:
     split: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     split["meta"]["search"].pop("seconds")
+    split["meta"]["search"].pop("cpu_seconds")
     return split
 
 

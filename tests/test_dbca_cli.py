@@ -1,6 +1,9 @@
 """``symcomp split`` and ``symcomp divergence``: files, meta, exit codes, bad input."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner, Result
@@ -324,3 +327,42 @@ def test_mcd_splits_can_be_kept_apart(run, pools, tmp_path):
     meta = read_split(second).meta
     assert meta["test_overlap"][str(first)] <= 0.3
     assert meta["parameters"]["distinct_from"] == [str(first)]
+
+
+def _split_stderr(pools, out, *flags: str, terminal: bool) -> str:
+    """What ``symcomp [FLAGS] split dbca`` writes on stderr: a pseudo-terminal (read until the
+    command closes it) or a pipe."""
+    command = [sys.executable, "-c", "from symcomp.cli import main; main()", *flags]
+    command += ["split", "dbca", str(pools / "dag"), "--rounds", "2", "--out", str(out)]
+    if not terminal:
+        return subprocess.run(command, capture_output=True, text=True, check=True).stderr
+    leader, follower = os.openpty()
+    with subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=follower
+    ) as child:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: every end of the terminal closed, the command has ended
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert child.wait() == 0
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def test_split_dbca_shows_the_search_on_a_terminal_only(pools, tmp_path):
+    shown = _split_stderr(pools, tmp_path / "tty.json", terminal=True)
+    assert "split dbca" in shown and "construction" in shown and "round 2/2" in shown
+    assert "D_A 0." in shown and "D_C 0." in shown and "measuring the split" in shown
+    # placed / planned: two constructions (seeded and plain) of 750, two rounds regrowing 225
+    assert f"/{2 * (600 + 150) + 2 * (180 + 45)}" in shown
+    shown_train = read_split(tmp_path / "tty.json").train
+    for name, flags, terminal in (("quiet", ("-q",), True), ("pipe", (), False)):
+        silent = _split_stderr(pools, tmp_path / f"{name}.json", *flags, terminal=terminal)
+        assert "round" not in silent and "\r" not in silent and "D_C" not in silent
+        assert read_split(tmp_path / f"{name}.json").train == shown_train

@@ -38,10 +38,11 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def split_of(path: Path, *, pool_path: bool = True) -> dict[str, Any]:
-    """A split file without the seconds its search took (the only field that may differ),
-    and without the path of its pool unless ``pool_path``."""
+    """A split file without the seconds and CPU seconds its search took (the only fields
+    that may differ), and without the path of its pool unless ``pool_path``."""
     split: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     split["meta"]["search"].pop("seconds")
+    split["meta"]["search"].pop("cpu_seconds")
     if not pool_path:
         split["meta"]["pool"].pop("path")
     return split

@@ -1,5 +1,7 @@
 """MCD search, held-out pair seeding, baselines, patterns and split measures."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -301,3 +303,60 @@ def test_a_line_of_a_pool_that_is_not_an_example_is_named(tmp_path):
     (tmp_path / "examples.jsonl").write_text("")
     with pytest.raises(DataError, match="holds no examples"):
         PoolData.read(tmp_path, FeatureOptions(compounds="ngrams"))
+
+
+def test_a_large_pool_chooses_its_construction_on_a_pilot_sample(scan_subset, monkeypatch):
+    """Past PILOT_SIZE examples the held-out pairs (and, with "auto", seeded or plain) are
+    chosen on a sample: one construction runs on the whole pool, and the split is still a
+    seeded MCD split, the same for the same seed."""
+    from symcomp.dbca import mcd as search
+
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), rounds=1, seeding="on")
+    whole = mcd_split(features, config, seed=1)
+    monkeypatch.setattr(search, "PILOT_SIZE", n // 2)
+    piloted = mcd_split(features, config, seed=1)
+    assert piloted.held_out_pairs and set(piloted.held_out_pairs) <= set(features.pair_names)
+    assert piloted.atom_divergence <= 0.02 and piloted.compound_divergence > 0.5
+    assert abs(piloted.compound_divergence - whole.compound_divergence) < 0.1
+    assert "held-out pairs" in piloted.cpu_seconds and "construction" in piloted.cpu_seconds
+    again = mcd_split(features, config, seed=1)
+    assert (again.train, again.test) == (piloted.train, piloted.test)
+    auto = mcd_split(features, McdConfig(config.train_size, config.test_size, rounds=0), seed=1)
+    assert auto.atom_divergence <= 0.02 and len(auto.test) == config.test_size
+
+
+def test_the_search_reports_its_progress_without_changing_the_split(scan_subset, monkeypatch):
+    from symcomp.dbca import mcd as search
+
+    monkeypatch.setattr(search, "REPORT_EVERY", 50)
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), rounds=2, seeding="off")
+    reports: list[search.SearchProgress] = []
+    tracked = mcd_split(features, config, seed=2, progress=reports.append)
+    untracked = mcd_split(features, config, seed=2)
+    assert (tracked.train, tracked.test) == (untracked.train, untracked.test)
+    stages = [report.stage for report in reports]
+    assert stages[0] == "construction" and "round 1/2" in stages and "round 2/2" in stages
+    assert {report.planned for report in reports} == {search.planned_placements(config)}
+    placed = [report.placed for report in reports]
+    assert placed == sorted(placed) and placed[-1] <= search.planned_placements(config)
+    assert placed[-1] > config.train_size + config.test_size  # the rounds regrew some
+    for report in reports:
+        assert 0.0 <= report.atom_divergence <= 1.0 and 0.0 <= report.compound_divergence <= 1.0
+
+
+def test_rounds_bring_a_split_that_misses_the_atom_bound_within_it(scan_subset):
+    """A construction that ends above the atom bound (the atom penalty is too weak for this
+    bound) is brought within it by the rounds, which weigh the bound more each round that no
+    split meets it: the result is an MCD split, its D_C the best under the bound."""
+    features, _texts = scan_subset
+    n = len(features)
+    config = McdConfig(round(0.4 * n), round(0.1 * n), max_da=0.002, rounds=8, seeding="off")
+    constant = mcd_split(features, replace(config, escalation=1.0), seed=0)
+    assert not constant.target_met  # the bound is missed without the escalation
+    result = mcd_split(features, config, seed=0)
+    assert result.history[0]["atom_divergence"] > config.max_da
+    assert result.target_met and result.atom_divergence <= config.max_da

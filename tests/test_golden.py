@@ -60,11 +60,12 @@ def test_per_occurrence_atoms_give_the_recorded_split(
     tmp_path: Path,
 ) -> None:
     """Atoms counted per occurrence (the count before measure version 2) stay selectable and
-    give the split recorded for them: under version 3 (ties broken by example index on every
-    CPU), not version 1's bytes, whose ties depended on the CPU's sorting kernels."""
+    give the split recorded for them: under version 4 (ties broken by example index on every
+    CPU since version 3, the search of issue 49 since 4), not version 1's bytes, whose ties
+    depended on the CPU's sorting kernels."""
     from tests.golden_outputs import split_digest
 
     generate, _suite, split = CASES["scan"]
     assert split is not None
     digest = split_digest("scan", tmp_path, generate, (*split, "--atom-frequency", "occurrence"))
-    assert digest == "46fda07c78492c7dbf11da16fad745088e0eff7f07a27972bd66b15168f1fb5e"
+    assert digest == "471c624e2a9bdcfe92e28ce3e10cf12408a8ede7cd510e96c7e1a3cfcfa7263d"

@@ -293,13 +293,27 @@ def quiet(ctx: click.Context) -> bool:
 
 
 @contextlib.contextmanager
-def progress(ctx: click.Context, total: int | None, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr when it is a terminal; a no-op in pipes and with --quiet."""
+def progress(
+    ctx: click.Context,
+    total: int | None,
+    label: str,
+    describe: Callable[[Any], str | None] | None = None,
+) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr when it is a terminal; a no-op in pipes and with --quiet.
+    Yields ``step(n, item=None)``; with ``describe``, the bar shows the position and
+    ``describe(item)`` of the latest item."""
     if quiet(ctx) or total is None:
-        yield lambda steps: None
+        yield lambda steps, item=None: None
         return
     color = False if os.environ.get("NO_COLOR") else None
-    with click.progressbar(length=total, label=label, file=sys.stderr, color=color) as bar:
+    with click.progressbar(
+        length=total,
+        label=label,
+        file=sys.stderr,
+        color=color,
+        item_show_func=describe,
+        show_pos=describe is not None,
+    ) as bar:
         yield bar.update
 
 
@@ -309,20 +323,22 @@ def progress_when_used(
     label: str,
     total: Callable[[], int | None],
     pause: Callable[[str | None], None] | None = None,
-) -> Iterator[Callable[[int], None]]:
-    """A progress bar as :func:`progress`, opened at its first step (its length from
-    ``total()`` then): work that turns out not to be needed (features extracted before) shows
-    none. ``pause`` (a :func:`working` note) is given None when the bar opens, so that a
-    status line gives the terminal's line to the bar."""
+    describe: Callable[[Any], str | None] | None = None,
+) -> Iterator[Callable[..., None]]:
+    """A progress bar as :func:`progress` (``step(n, item=None)``, ``describe`` as there),
+    opened at its first step (its length from ``total()`` then): work that turns out not to
+    be needed (features extracted before) shows none. ``pause`` (a :func:`working` note) is
+    given None when the bar opens, so that a status line gives the terminal's line to the
+    bar."""
     with contextlib.ExitStack() as stack:
-        bar: list[Callable[[int], None]] = []
+        bar: list[Callable[..., None]] = []
 
-        def step(steps: int) -> None:
+        def step(steps: int, item: Any = None) -> None:
             if not bar:
                 if pause is not None:
                     pause(None)
-                bar.append(stack.enter_context(progress(ctx, total(), label)))
-            bar[0](steps)
+                bar.append(stack.enter_context(progress(ctx, total(), label, describe)))
+            bar[0](steps, item)
 
         yield step
 

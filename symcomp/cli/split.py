@@ -26,6 +26,7 @@ from symcomp.cli.app import (
     jobs_from,
     jobs_option,
     progress_when_used,
+    quiet,
     working,
 )
 from symcomp.cli.importing import extractor_options, option_pairs
@@ -365,6 +366,7 @@ def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
     with working(ctx, "split dbca") as note:
         note("reading the pool and its compounds")
         data, sizes = _prepare(pool, values, note)
+        data.features  # noqa: B018 - computed under this status line, before the search's bar
         # checked against POOL (its sha256, then its size) by mcd
         earlier = {str(path): read_split(path) for path in values["distinct_from"]}
         note(f"searching ({len(data):,} examples, {values['method']})")
@@ -390,9 +392,8 @@ def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
         seeding=values["seeding"],
         time_limit=values["time_limit"],
     )
-    with working(ctx, "split dbca") as note:
-        note(f"searching ({len(data):,} examples, {config.rounds} rounds)")
-        result = mcd(data, sizes, config, values["seed"], distinct_from=earlier)
+    with _search_progress(ctx, "split dbca") as report:
+        result = mcd(data, sizes, config, values["seed"], distinct_from=earlier, progress=report)
     _write(result, values["out"])
     for name, share in result.meta.get("test_overlap", {}).items():
         click.echo(f"test overlap with {name}: {share:.1%}")
@@ -407,6 +408,33 @@ def _split_dbca(pool: Path, values: dict[str, Any]) -> None:
         )
         if values["strict"]:
             sys.exit(EXIT_DISAGREE)
+
+
+@contextlib.contextmanager
+def _search_progress(ctx: click.Context, label: str) -> Iterator[Callable[[Any], None] | None]:
+    """A progress bar of an MCD search on a terminal: examples placed in train and test
+    (construction and regrowth), the stage (construction, round), the current D_A and D_C, and
+    the time left; it opens at the search's first report, which gives the number of
+    placements. None (nothing to report to) in pipes and with --quiet."""
+    if quiet(ctx):
+        yield None
+        return
+    latest: list[Any] = []
+    with progress_when_used(ctx, label, lambda: latest[-1].planned, describe=_described) as step:
+
+        def report(update: Any) -> None:
+            shown = latest[-1].placed if latest else 0
+            latest[:] = [update]
+            step(update.placed - shown, update)
+
+        yield report
+
+
+def _described(update: Any) -> str | None:
+    """What the search's bar shows beside the count: stage, D_A, D_C."""
+    if update is None:
+        return None
+    return f"{update.stage}  D_A {update.atom_divergence:.4f}  D_C {update.compound_divergence:.4f}"
 
 
 def _target(text: str) -> float | None:
@@ -580,8 +608,11 @@ def split_sweep(pool: Path, **values: Any) -> None:
             candidates=values["candidates"],
             rounds=values["rounds"],
         )
-        note(f"searching ({len(data):,} examples, {len(levels)} levels)")
-        splits = sweep(data, sizes, config, values["seed"], levels)
+        data.features  # noqa: B018 - computed under this status line, before the search's bar
+    with _search_progress(click.get_current_context(), "split sweep") as report:
+        splits = sweep(data, sizes, config, values["seed"], levels, progress=report)
+    with working(click.get_current_context(), "split sweep") as note:
+        note("writing the splits")
         write_sweep(values["out"], splits, values["seed"], overwrite=values["overwrite"])
     for level, split_value in splits.items():
         meta = split_value.meta

@@ -2,7 +2,8 @@
 
 Split search moves one example at a time between *unused*, side 0 (train) and side 1 (test),
 and scores many candidate moves per step. :class:`DivergenceEngine` keeps, per side, the summed
-atom counts and compound weights, the per-index Chernoff terms ``c0^α c1^(1−α)`` and their sum.
+atom counts and compound weights and each raised to its exponent (the per-index Chernoff term
+``c0^α c1^(1−α)`` is the product of the two), and the sum of the terms.
 Moving an example changes only the entries of its own atoms and compounds, so both applying a
 move and scoring a batch of candidate moves cost O(entries of the moved examples) — vectorised
 over the batch with numpy — instead of O(number of compounds) per candidate
@@ -46,15 +47,22 @@ class Channel:
             raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
         self.rows = rows
         self.alpha = alpha
-        self.counts = np.zeros((2, rows.width), dtype=np.float64)
+        # per index, one row: its count on side 0 and on side 1, and each raised to its side's
+        # exponent (α, 1 − α). A candidate move changes one side, so scoring it needs only that
+        # side's power (the costliest step of a search), and the four numbers of an index lie
+        # in one cache line: scoring gathers one row per entry, where four arrays took four
+        # scattered reads. The Chernoff term of an index is the product of its two powers.
+        self.state = np.zeros((rows.width, 4), dtype=np.float64)
         self.totals = np.zeros(2, dtype=np.float64)
-        self.terms = np.zeros(rows.width, dtype=np.float64)
-        # each side's counts raised to its exponent (α, 1 − α): a candidate move changes one
-        # side, so scoring it needs only that side's power (the costliest step of a search)
-        self.powered = np.zeros((2, rows.width), dtype=np.float64)
         self.exponents = (alpha, 1.0 - alpha)
         self.sum = 0.0
         self.row_totals = rows.row_totals()
+
+    @property
+    def counts(self) -> npt.NDArray[np.float64]:
+        """Each side's counts, shape ``(2, width)`` (a view)."""
+        view: npt.NDArray[np.float64] = self.state[:, :2].T
+        return view
 
     def value(self) -> float:
         """The current divergence ``1 − C_α(side 0 ‖ side 1)``."""
@@ -66,45 +74,51 @@ class Channel:
     def apply(self, example: int, source: int, target: int) -> None:
         """Move one example's entries from side ``source`` to ``target`` (−1: unused)."""
         columns, values = self.rows.row(example)
+        cells = self.state.take(columns, axis=0)
+        old = cells[:, 2] * cells[:, 3]
         for side, sign in ((source, -1.0), (target, 1.0)):
             if side != UNUSED:
-                self.counts[side, columns] += sign * values
+                counts = cells[:, side] + sign * values
+                cells[:, side] = counts
                 self.totals[side] += sign * self.row_totals[example]
-                self.powered[side, columns] = np.power(
-                    self.counts[side, columns], self.exponents[side]
-                )
-        new = self.powered[0, columns] * self.powered[1, columns]
-        self.sum += float(np.sum(new - self.terms[columns]))
-        self.terms[columns] = new
+                cells[:, 2 + side] = np.power(counts, self.exponents[side])
+        self.state[columns] = cells
+        self.sum += float(np.sum(cells[:, 2] * cells[:, 3] - old))
 
     def resync(self) -> None:
-        """Recompute the sum of terms from the per-index terms (removes rounding drift)."""
-        self.sum = float(np.sum(self.terms))
+        """Recompute the sum of terms from the per-index powers (removes rounding drift)."""
+        self.sum = float(np.sum(self.state[:, 2] * self.state[:, 3]))
 
     def evaluate(self, examples: IntArray, sources: IntArray, target: int) -> FloatArray:
         """Divergence after moving each example (alone) from ``sources[i]`` to ``target``."""
         positions, slot = self.rows.entries(examples)
-        columns = self.rows.indices[positions]
-        values = self.rows.values[positions]
-        powered = [self.powered[0, columns], self.powered[1, columns]]
+        values = self.rows.values_at(positions)
+        # ``take`` gathers rows many times faster than fancy indexing of a 2-D array
+        cells = self.state.take(self.rows.indices.take(positions), axis=0)
+        powered = [cells[:, 2], cells[:, 3]]
+        moved = self.row_totals.take(examples)
+        totals = []
         for side in (0, 1):
             leaving = sources == side
-            if target != side and not leaving.any():
+            gone = bool(leaving.any())
+            total = np.full(len(examples), self.totals[side])
+            if gone:
+                total -= np.where(leaving, moved, 0.0)
+            if target == side:
+                total += moved
+            totals.append(total)
+            if target != side and not gone:
                 continue  # no candidate changes this side: its cached power is exact
-            counts = self.counts[side, columns].copy()
-            if leaving.any():
+            counts = cells[:, side].copy()
+            if gone:
                 counts -= np.where(leaving[slot], values, 0.0)
             if target == side:
                 counts += values
             np.maximum(counts, 0.0, out=counts)
             powered[side] = np.power(counts, self.exponents[side])
-        delta = np.bincount(
-            slot, weights=powered[0] * powered[1] - self.terms[columns], minlength=len(examples)
-        )
-        moved = self.row_totals[examples]
-        total0 = self.totals[0] - np.where(sources == 0, moved, 0.0) + (moved if target == 0 else 0)
-        total1 = self.totals[1] - np.where(sources == 1, moved, 0.0) + (moved if target == 1 else 0)
-        return self.divergence_of(self.sum + delta, total0, total1)
+        change = powered[0] * powered[1] - cells[:, 2] * cells[:, 3]
+        delta = np.bincount(slot, weights=change, minlength=len(examples))
+        return self.divergence_of(self.sum + delta, totals[0], totals[1])
 
     def terms_of(self, side0: FloatArray, side1: FloatArray) -> FloatArray:
         result: FloatArray = np.power(side0, self.alpha) * np.power(side1, 1.0 - self.alpha)
@@ -117,9 +131,13 @@ class Channel:
         sums = np.asarray(sums, dtype=np.float64)
         total0 = np.asarray(total0, dtype=np.float64)
         total1 = np.asarray(total1, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            coefficient = sums / (np.power(total0, self.alpha) * np.power(total1, 1 - self.alpha))
-        coefficient = np.where((total0 > 0) & (total1 > 0), np.clip(coefficient, 0.0, 1.0), 0.0)
+        scale = np.power(total0, self.alpha) * np.power(total1, 1 - self.alpha)
+        filled = (total0 > 0) & (total1 > 0)
+        if filled.all():  # the usual case: no division by zero to silence
+            coefficient = np.clip(sums / scale, 0.0, 1.0)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                coefficient = np.where(filled, np.clip(sums / scale, 0.0, 1.0), 0.0)
         result: FloatArray = 1.0 - coefficient
         return result
 

@@ -31,8 +31,10 @@ DIGITS = 4  # meta values are rounded to this many decimals
 # Bumped whenever a measure's default changes the numbers a split records (2: atoms counted
 # once per example; 3: the seeding's test candidates are the top shares with ties broken by
 # example index, the same on every CPU, where argpartition's SIMD kernels broke them per
-# CPU); split meta carries it, and the golden MCD splits record it.
-MEASURE_VERSION = 3
+# CPU; 4: the MCD search scores again the best unchosen candidates of each step, weighs the
+# atom bound more each round that no split meets it, and chooses held-out pairs on a sample of
+# pools past 50,000 examples); split meta carries it, and the golden MCD splits record it.
+MEASURE_VERSION = 4
 
 
 def _round(value: float) -> float:
@@ -57,6 +59,21 @@ def _divergence(rows: SparseRows, first: IntArray, second: IntArray, alpha: floa
     row_totals = rows.row_totals()
     total_first, total_second = float(row_totals[first].sum()), float(row_totals[second].sum())
     return 1.0 - coefficient_from_sums(float(np.sum(terms)), total_first, total_second, alpha)
+
+
+def divergences_of(
+    features: Features, train: Sequence[int], other: Sequence[int]
+) -> tuple[float, float]:
+    """(D_A, D_C) between two sets of examples (exact, unrounded): the values an incremental
+    :class:`~symcomp.dbca.engine.DivergenceEngine` holding them gives, to the last bit.
+
+    >>> from symcomp.dbca.features import ngram_features
+    >>> features = ngram_features(["jump twice", "walk twice", "jump thrice"])
+    >>> da, dc = divergences_of(features, [0], [1])
+    >>> round(da, 4), dc
+    (0.5, 1.0)
+    """
+    return _pair(features, train, other)
 
 
 def compound_divergence_of(features: Features, train: Sequence[int], other: Sequence[int]) -> float:

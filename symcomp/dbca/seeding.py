@@ -202,10 +202,9 @@ class _State:
         np.add.at(held, rows, values)
         share = np.divide(held, self.totals, out=np.zeros_like(held), where=self.totals > 0)
         share *= self.testable
-        if not share.any():
+        test = _largest(share, test_size)
+        if test is None:
             return None
-        # A stable sort, not argpartition: its SIMD kernels break ties differently per CPU.
-        test = np.argsort(-share, kind="stable")[:test_size]
         atoms = self.free_atoms - self.features.atoms.sum_rows(newly)
         compounds = self.free_compounds - self.features.compounds.sum_rows(newly)
         da = _divergence(atoms, self.features.atoms.sum_rows(test), ATOM_ALPHA)
@@ -219,3 +218,22 @@ class _State:
         self.free_atoms = self.free_atoms - self.features.atoms.sum_rows(newly)
         self.free_compounds = self.free_compounds - self.features.compounds.sum_rows(newly)
         self.blocked[newly] = True
+
+
+def _largest(share: FloatArray, size: int) -> npt.NDArray[np.int64] | None:
+    """The ``size`` examples of largest share, ties by example index (None if all are 0): what
+    a stable descending sort gives (not argpartition: its SIMD kernels break ties differently
+    per CPU), sorting only the examples with a share, which are few.
+
+    >>> _largest(np.array([0.0, 0.5, 0.0, 1.0, 0.5]), 4).tolist()
+    [3, 1, 4, 0]
+    >>> _largest(np.zeros(3), 2) is None
+    True
+    """
+    held = np.flatnonzero(share)
+    if not len(held):
+        return None
+    ranked = held[np.argsort(-share[held], kind="stable")][:size]
+    if len(ranked) < size:  # then the examples without a share, in index order
+        ranked = np.concatenate([ranked, np.flatnonzero(share == 0)[: size - len(ranked)]])
+    return ranked

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -49,7 +50,15 @@ from symcomp.dbca.baselines import (
 )
 from symcomp.dbca.division import divide_within_bound, worst_atom_divergence
 from symcomp.dbca.features import Features
-from symcomp.dbca.mcd import TARGET_TOLERANCE, McdConfig, fixed_test_split, mcd_split
+from symcomp.dbca.mcd import (
+    TARGET_TOLERANCE,
+    McdConfig,
+    Progress,
+    SearchProgress,
+    fixed_test_split,
+    mcd_split,
+    planned_placements,
+)
 from symcomp.dbca.measure import MEASURE_VERSION, compound_divergence_of, split_measures
 from symcomp.dbca.patterns import Patterns
 from symcomp.dbca.pool import (
@@ -111,6 +120,7 @@ class PoolData:
     # input and output length (then ``records`` reads a line when asked for it)
     shards: FeatureShards | None = field(default=None, repr=False)
     lines: npt.NDArray[np.integer] | None = field(default=None, repr=False)
+    feature_seconds: float = field(default=0.0, repr=False)  # CPU seconds features took
 
     @classmethod
     def read(
@@ -148,10 +158,14 @@ class PoolData:
                 "`features` folder (on a file system every worker reads) to extract them into."
             )
         path, manifest, chosen, plan = _planned(pool, options)
+        started = time.process_time()
         computed, lines = plan.compute_file(path)
         records = LineRecords(path, lines[:, 0])
         features_of = plan.finish(computed)
-        return cls(path, records, manifest, chosen, pattern_abstraction, features_of, None, lines)
+        seconds = time.process_time() - started
+        return cls(
+            path, records, manifest, chosen, pattern_abstraction, features_of, None, lines, seconds
+        )
 
     @classmethod
     def _from_shards(
@@ -164,10 +178,13 @@ class PoolData:
     ) -> PoolData:
         path, manifest, chosen, plan = _planned(pool, options)
         _check_apart(path.parent, features)
+        started = time.process_time()  # extraction's CPU in this process (not its workers')
         if not (features / MANIFEST).exists():
             write_shards(path, features, plan, **spread)
         shards = open_shards(features, path, plan)
-        return cls._of_shards(shards, manifest, chosen, pattern_abstraction)
+        data = cls._of_shards(shards, manifest, chosen, pattern_abstraction)
+        data.feature_seconds = time.process_time() - started
+        return data
 
     @classmethod
     def _from_own_shards(
@@ -197,12 +214,15 @@ class PoolData:
 
     @property
     def features(self) -> Features:
-        if self._features is None and self.shards is not None:
-            self._features = self.shards.plan.finish(self.shards.features())
-        if self._features is None:  # records given in memory (``read`` computes features)
-            self._features = features_of_records(
-                self.records, self.manifest, self.options, str(self.path)
-            )
+        if self._features is None:
+            started = time.process_time()
+            if self.shards is not None:
+                self._features = self.shards.plan.finish(self.shards.features())
+            else:  # records given in memory (``read`` computes features)
+                self._features = features_of_records(
+                    self.records, self.manifest, self.options, str(self.path)
+                )
+            self.feature_seconds += time.process_time() - started
         return self._features
 
     @cached_property
@@ -412,8 +432,10 @@ def mcd(
     seed: int,
     *,
     distinct_from: Mapping[str, Split] | None = None,
+    progress: Progress | None = None,
 ) -> Split:
-    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca.mcd`).
+    """A maximum (or target) compound-divergence split (:mod:`symcomp.dbca.mcd`); the search
+    reports to ``progress``, and once more as it measures the split.
 
     Dev and test divide the held-out side so that both meet the atom bound
     (:mod:`symcomp.dbca.division`); ``target_met`` is true only when every reported atom
@@ -433,7 +455,14 @@ def mcd(
     barred = _held_out_mask(len(data), earlier.values()) if earlier else None
     # halves of the held-out side scatter around its atom divergence: leave them room
     search = replace(config, max_da=config.max_da * (1 - DIVISION_MARGIN)) if sizes.dev else config
-    result = mcd_split(data.features, search, seed, barred_from_test=barred)
+    last: list[SearchProgress] = []
+    reported = None if progress is None else _remembered(progress, last)
+    features = data.features
+    cpu = {"features": data.feature_seconds}  # read from shards, or extracted
+    result = mcd_split(features, search, seed, barred_from_test=barred, progress=reported)
+    if progress is not None and last:
+        progress(replace(last[-1], stage="measuring the split", placed=last[-1].planned))
+    started = time.process_time()
     parts = divide_within_bound(
         data.features, result.train, result.test, sizes.dev, config.max_da, random.Random(seed)
     )
@@ -442,14 +471,27 @@ def mcd(
     if earlier:
         overlaps = {name: overlap(parts.test, other.test) for name, other in earlier.items()}
         split = split.with_meta(test_overlap=overlaps)
+    met = _targets_met(data.features, parts, config)
+    cpu |= {**result.cpu_seconds, "measures": time.process_time() - started}
     return split.with_meta(
-        target_met=_targets_met(data.features, parts, config),
+        target_met=met,
         search={
             "seconds": round(result.seconds, 2),
+            "cpu_seconds": {phase: round(seconds, 2) for phase, seconds in cpu.items()},
             "held_out_pairs": result.held_out_pairs,
             "history": [{k: round(v, 4) for k, v in h.items()} for h in result.history],
         },
     )
+
+
+def _remembered(progress: Progress, last: list[SearchProgress]) -> Progress:
+    """``progress``, keeping the latest report in ``last``."""
+
+    def report(update: SearchProgress) -> None:
+        last[:] = [update]
+        progress(update)
+
+    return report
 
 
 def overlap(test: Sequence[int], other: Sequence[int]) -> float:
@@ -545,6 +587,7 @@ def sweep(
     config: McdConfig,
     seed: int,
     levels: Sequence[float] = SWEEP_LEVELS,
+    progress: Progress | None = None,
 ) -> dict[float, Split]:
     """One test, several training sets: train sets of one size at D_C levels ``levels`` × the
     reachable maximum, all against the same test and dev, under the same atom bound (GenBench's
@@ -555,7 +598,8 @@ def sweep(
     reached; the maximum is the train of highest D_C grown against them
     (:func:`symcomp.dbca.mcd.fixed_test_split`, target "max"), and every other level grows a
     train at target ``level × maximum``. A level below the lowest D_C any train reaches against
-    this test gets that lowest value (its meta says whether the target was met).
+    this test gets that lowest value (its meta says whether the target was met). ``progress``
+    hears of every search, as one count of examples placed over all the levels.
     """
     if not levels or any(not 0.0 <= level <= 1.0 for level in levels):
         raise DataError(f"sweep levels must lie in [0, 1], got {list(levels)}.")
@@ -563,7 +607,9 @@ def sweep(
     search = replace(config, test_size=len(drawn.test), seeding="off")
     grown: dict[float, Split] = {}
     reachable = 0.0
-    for level in [1.0, *sorted(set(levels) - {1.0}, reverse=True)]:
+    order = [1.0, *sorted(set(levels) - {1.0}, reverse=True)]
+    each = planned_placements(replace(search, test_size=0))
+    for number, level in enumerate(order):
         target = None if level == 1.0 else level * reachable
         found = fixed_test_split(
             data.features,
@@ -571,6 +617,7 @@ def sweep(
             drawn.test,
             seed,
             excluded=drawn.dev,
+            progress=_shifted(progress, f"level {level:g}", number * each, len(order) * each),
         )
         if level == 1.0:
             reachable = found.compound_divergence
@@ -582,3 +629,23 @@ def sweep(
             sweep={"level": level, "reachable_dc": round(reachable, 4), "levels": list(levels)},
         )
     return {level: grown[level] for level in sorted(set(levels))}
+
+
+def _shifted(progress: Progress | None, stage: str, before: int, planned: int) -> Progress | None:
+    """``progress`` for one of several searches: its stage named, its placements counted after
+    the ``before`` of the searches before it, out of ``planned`` in all."""
+    if progress is None:
+        return None
+    told = progress
+
+    def report(update: SearchProgress) -> None:
+        told(
+            replace(
+                update,
+                stage=f"{stage}: {update.stage}",
+                placed=before + update.placed,
+                planned=planned,
+            )
+        )
+
+    return report
